@@ -1,0 +1,74 @@
+#include "densecore/core/dtype.h"
+
+#include <array>
+
+namespace dc {
+namespace {
+
+struct DTypeInfo {
+  DType dtype;
+  size_t itemsize;
+  std::string_view name;         // torch.<name>
+  std::string_view scalar_type;  // c10::ScalarType name, used in torch's messages
+};
+
+constexpr std::array<DTypeInfo, kDTypeCount> kDTypeInfo{{
+    {DType::Bool, 1, "bool", "Bool"},
+    {DType::UInt8, 1, "uint8", "Byte"},
+    {DType::Int8, 1, "int8", "Char"},
+    {DType::Int16, 2, "int16", "Short"},
+    {DType::Int32, 4, "int32", "Int"},
+    {DType::Int64, 8, "int64", "Long"},
+    {DType::Float16, 2, "float16", "Half"},
+    {DType::BFloat16, 2, "bfloat16", "BFloat16"},
+    {DType::Float32, 4, "float32", "Float"},
+    {DType::Float64, 8, "float64", "Double"},
+}};
+
+constexpr DType b1 = DType::Bool, u1 = DType::UInt8, i1 = DType::Int8, i2 = DType::Int16,
+                i4 = DType::Int32, i8 = DType::Int64, f2 = DType::Float16, bf = DType::BFloat16,
+                f4 = DType::Float32, f8 = DType::Float64;
+
+// c10/core/ScalarType.cpp promoteTypes, rows and columns in our DType order.
+// clang-format off
+constexpr DType kPromote[kDTypeCount][kDTypeCount] = {
+  //        b1  u1  i1  i2  i4  i8  f2  bf  f4  f8
+  /* b1 */ {b1, u1, i1, i2, i4, i8, f2, bf, f4, f8},
+  /* u1 */ {u1, u1, i2, i2, i4, i8, f2, bf, f4, f8},
+  /* i1 */ {i1, i2, i1, i2, i4, i8, f2, bf, f4, f8},
+  /* i2 */ {i2, i2, i2, i2, i4, i8, f2, bf, f4, f8},
+  /* i4 */ {i4, i4, i4, i4, i4, i8, f2, bf, f4, f8},
+  /* i8 */ {i8, i8, i8, i8, i8, i8, f2, bf, f4, f8},
+  /* f2 */ {f2, f2, f2, f2, f2, f2, f2, f4, f4, f8},
+  /* bf */ {bf, bf, bf, bf, bf, bf, f4, bf, f4, f8},
+  /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f4, f4, f8},
+  /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+};
+// clang-format on
+
+DType g_default_dtype = DType::Float32;
+
+const DTypeInfo& info(DType t) { return kDTypeInfo[static_cast<int>(t)]; }
+
+}  // namespace
+
+size_t itemsize(DType t) { return info(t).itemsize; }
+std::string_view dtype_name(DType t) { return info(t).name; }
+std::string_view scalar_type_name(DType t) { return info(t).scalar_type; }
+
+DType promote_types(DType a, DType b) { return kPromote[static_cast<int>(a)][static_cast<int>(b)]; }
+
+bool can_cast(DType from, DType to) {
+  if (is_floating(from) && is_integral(to, /*include_bool=*/false)) return false;
+  if (from != DType::Bool && to == DType::Bool) return false;
+  return true;
+}
+
+DType default_dtype() { return g_default_dtype; }
+
+void set_default_dtype(DType t) {
+  check<TypeError>(is_floating(t), "only floating-point types are supported as the default type");
+  g_default_dtype = t;
+}
+
+}  // namespace dc

@@ -1,0 +1,94 @@
+#include "densecore/core/tensor.h"
+
+
+#include <numeric>
+
+#include "densecore/core/error.h"
+
+namespace dc {
+
+Strides contiguous_strides(std::span<const int64_t> sizes) {
+  Strides strides(sizes.size());
+  int64_t running = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = running;
+    running *= std::max<int64_t>(sizes[i], 1);
+  }
+  return strides;
+}
+
+int64_t wrap_dim(int64_t d, int64_t ndim) {
+  const int64_t n = std::max<int64_t>(ndim, 1);  // torch treats a 0-dim tensor as having dims [-1, 0]
+  check<IndexError>(d >= -n && d < n,
+                    "Dimension out of range (expected to be in range of [{}, {}], but got {})", -n,
+                    n - 1, d);
+  return d < 0 ? d + n : d;
+}
+
+std::string shape_str(std::span<const int64_t> sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+
+Tensor Tensor::empty(std::span<const int64_t> sizes, DType dtype) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    check<ValueError>(s >= 0, "Trying to create tensor with negative dimension {}: {}", s,
+                      shape_str(sizes));
+    n *= s;
+  }
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = make_storage(size_t(n) * dc::itemsize(dtype));
+  impl->sizes.assign(sizes.begin(), sizes.end());
+  impl->strides = contiguous_strides(sizes);
+  impl->dtype = dtype;
+  return Tensor(std::move(impl));
+}
+
+Tensor Tensor::from_storage(Storage storage, std::span<const int64_t> sizes,
+                            std::span<const int64_t> strides, int64_t offset, DType dtype) {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = std::move(storage);
+  impl->sizes.assign(sizes.begin(), sizes.end());
+  impl->strides.assign(strides.begin(), strides.end());
+  impl->offset = offset;
+  impl->dtype = dtype;
+  return Tensor(std::move(impl));
+}
+
+Tensor Tensor::as_strided_view(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                               int64_t offset) const {
+  auto impl = std::make_shared<TensorImpl>();
+  impl->storage = impl_->storage;
+  impl->sizes.assign(sizes.begin(), sizes.end());
+  impl->strides.assign(strides.begin(), strides.end());
+  impl->offset = offset;
+  impl->dtype = impl_->dtype;
+  impl->version = impl_->version;
+  return Tensor(std::move(impl));
+}
+
+int64_t Tensor::size(int64_t d) const { return impl_->sizes[wrap_dim(d, dim())]; }
+int64_t Tensor::stride(int64_t d) const { return impl_->strides[wrap_dim(d, dim())]; }
+
+int64_t Tensor::numel() const {
+  return std::accumulate(impl_->sizes.begin(), impl_->sizes.end(), int64_t{1},
+                         std::multiplies<int64_t>());
+}
+
+bool Tensor::is_contiguous() const {
+  // torch's rule: size-1 dims are ignored; an empty tensor is contiguous.
+  int64_t expected = 1;
+  for (int64_t i = dim() - 1; i >= 0; --i) {
+    const int64_t s = impl_->sizes[i];
+    if (s == 0) return true;
+    if (s != 1) {
+      if (impl_->strides[i] != expected) return false;
+      expected *= s;
+    }
+  }
+  return true;
+}
+
+}  // namespace dc

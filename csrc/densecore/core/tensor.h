@@ -1,0 +1,90 @@
+// Tensor: a handle (copy = alias) to a TensorImpl {storage, sizes, strides, offset, dtype,
+// version counter}. Views share storage and the version counter, as torch's do.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "densecore/core/dtype.h"
+#include "densecore/core/storage.h"
+
+namespace dc {
+
+using Shape = std::vector<int64_t>;
+using Strides = std::vector<int64_t>;  // in elements, not bytes
+
+struct AutogradMeta;  // defined by the autograd layer; null unless the tensor takes part in autograd
+
+/// Shared by a tensor and all its views; bumped by every in-place write (torch's _version).
+struct VersionCounter {
+  std::atomic<int64_t> version{0};
+};
+
+struct TensorImpl {
+  Storage storage;
+  Shape sizes;
+  Strides strides;
+  int64_t offset = 0;  // in elements
+  DType dtype = DType::Float32;
+  std::shared_ptr<VersionCounter> version = std::make_shared<VersionCounter>();
+  std::shared_ptr<AutogradMeta> autograd;
+  // A Python number turned into a 0-dim tensor for type promotion (torch's is_wrapped_number).
+  bool is_wrapped_number = false;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  /// A new contiguous tensor with uninitialised contents.
+  static Tensor empty(std::span<const int64_t> sizes, DType dtype);
+  /// A tensor over `storage` with the given layout (no copy, no checks beyond the storage bound).
+  static Tensor from_storage(Storage storage, std::span<const int64_t> sizes,
+                             std::span<const int64_t> strides, int64_t offset, DType dtype);
+  /// A view of this tensor: same storage and version counter, new layout.
+  Tensor as_strided_view(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                         int64_t offset) const;
+
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl* impl() const { return impl_.get(); }
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+  bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+
+  DType dtype() const { return impl_->dtype; }
+  size_t itemsize() const { return dc::itemsize(impl_->dtype); }
+  int64_t dim() const { return static_cast<int64_t>(impl_->sizes.size()); }
+  const Shape& sizes() const { return impl_->sizes; }
+  const Strides& strides() const { return impl_->strides; }
+  int64_t size(int64_t d) const;    // negative d counts from the end
+  int64_t stride(int64_t d) const;  // negative d counts from the end
+  int64_t storage_offset() const { return impl_->offset; }
+  int64_t numel() const;
+  const Storage& storage() const { return impl_->storage; }
+
+  /// Address of element 0 (storage data + offset * itemsize).
+  void* data_ptr() const {
+    return static_cast<char*>(impl_->storage->data()) + impl_->offset * int64_t(itemsize());
+  }
+  template <class T>
+  T* data() const { return static_cast<T*>(data_ptr()); }
+
+  bool is_contiguous() const;
+  int64_t version() const { return impl_->version->version.load(std::memory_order_relaxed); }
+  void bump_version() const { impl_->version->version.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+/// Row-major strides for `sizes` (torch's contiguous strides; size-1 dims get the usual value).
+Strides contiguous_strides(std::span<const int64_t> sizes);
+/// Wraps a dim index in [-ndim, ndim) into [0, ndim); IndexError otherwise (torch's maybe_wrap_dim).
+int64_t wrap_dim(int64_t d, int64_t ndim);
+/// "[2, 3]" as torch prints sizes in messages.
+std::string shape_str(std::span<const int64_t> sizes);
+
+}  // namespace dc

@@ -1,0 +1,64 @@
+// The Tensor class: read-only layout properties. Ops and views add their methods in their own files.
+#include "bindings.h"
+#include "dtype_caster.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "densecore/kernels/cpu_capability.h"
+#include "densecore/kernels/parallel.h"
+
+namespace {
+
+// torch.Size is a tuple subclass defined in Python (densecore/_size.py); set by densecore/__init__.
+// Borrowed: the module attribute _Size owns it.
+nb::handle g_size_type;
+
+nb::object make_size(const std::vector<int64_t>& sizes) {
+  return g_size_type ? g_size_type(nb::tuple(nb::cast(sizes))) : nb::tuple(nb::cast(sizes));
+}
+
+}  // namespace
+
+void bind_tensor(nb::module_& m, TensorClass& cls) {
+  m.def("_set_size_type", [m](nb::object t) {
+    nb::setattr(m, "_Size", t);
+    g_size_type = t;
+  });
+  m.def("get_num_threads", &dc::get_num_threads);
+  m.def("set_num_threads", &dc::set_num_threads, nb::arg("num"));
+  m.def("_get_cpu_capability",
+        [] { return std::string(dc::cpu_capability_name(dc::cpu_capability())); });
+
+  cls.def_prop_ro("dtype", &dc::Tensor::dtype)
+      .def_prop_ro("shape", [](const dc::Tensor& t) { return make_size(t.sizes()); })
+      .def(
+          "size",
+          [](const dc::Tensor& t, nb::object d) -> nb::object {
+            if (d.is_none()) return make_size(t.sizes());
+            return nb::int_(t.size(nb::cast<int64_t>(d)));
+          },
+          nb::arg("dim") = nb::none())
+      .def(
+          "stride",
+          [](const dc::Tensor& t, nb::object d) -> nb::object {
+            if (d.is_none()) return nb::tuple(nb::cast(t.strides()));
+            return nb::int_(t.stride(nb::cast<int64_t>(d)));
+          },
+          nb::arg("dim") = nb::none())
+      .def("dim", &dc::Tensor::dim)
+      .def("ndimension", &dc::Tensor::dim)
+      .def_prop_ro("ndim", &dc::Tensor::dim)
+      .def("numel", &dc::Tensor::numel)
+      .def("nelement", &dc::Tensor::numel)
+      .def("element_size", [](const dc::Tensor& t) { return t.itemsize(); })
+      .def("storage_offset", &dc::Tensor::storage_offset)
+      .def("data_ptr", [](const dc::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
+      .def("is_contiguous", [](const dc::Tensor& t) { return t.is_contiguous(); })
+      .def_prop_ro("_version", &dc::Tensor::version)
+      .def_prop_ro("is_cuda", [](const dc::Tensor&) { return false; })
+      .def("__len__", [](const dc::Tensor& t) {
+        dc::check<dc::TypeError>(t.dim() > 0, "len() of a 0-d tensor");
+        return t.sizes()[0];
+      });
+}
