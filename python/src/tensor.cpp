@@ -6,6 +6,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "densecore/kernels/cpu_capability.h"
+#include "densecore/ops/copy.h"
 #include "densecore/kernels/parallel.h"
 
 namespace {
@@ -56,6 +57,12 @@ void bind_tensor(nb::module_& m, TensorClass& cls) {
       .def("data_ptr", [](const dc::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("is_contiguous", [](const dc::Tensor& t) { return t.is_contiguous(); })
       .def_prop_ro("_version", &dc::Tensor::version)
+      .def("_raw_bytes",
+           [](const dc::Tensor& t) {
+             // The element bytes in row-major order: what the oracle compares.
+             const dc::Tensor c = dc::contiguous(t);
+             return nb::bytes(static_cast<const char*>(c.data_ptr()), c.numel() * c.itemsize());
+           })
       .def_prop_ro("is_cuda", [](const dc::Tensor&) { return false; })
       .def("__len__", [](const dc::Tensor& t) {
         dc::check<dc::TypeError>(t.dim() > 0, "len() of a 0-d tensor");
