@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds DenseCore in a virtual environment and runs the demo on its embedded default input.
+# Extra arguments go to the demo (python -m densecore.demo --help).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/env.sh"
+bash "$root/scripts/build.sh"
+cd /tmp && python -m densecore.demo "$@"
