@@ -8,11 +8,12 @@ namespace dc {
 /// dst[...] = src[...] converted to dst's dtype, src broadcast to dst's shape (torch's copy_).
 /// Bumps dst's version.
 const Tensor& copy_(const Tensor& dst, const Tensor& src);
-/// A new contiguous tensor of dtype `dtype` holding src's values.
+/// A new tensor of dtype `dtype` holding src's values, laid out like src (torch's _to_copy:
+/// preserve_format, i.e. src's strides when dense, else dense strides in src's stride order).
 Tensor to_dtype_copy(const Tensor& src, DType dtype);
 /// src itself if already contiguous, else a contiguous copy.
 Tensor contiguous(const Tensor& src);
-/// A contiguous copy with new storage (torch's clone with the default memory format).
+/// A contiguous copy with new storage (torch's clone(memory_format=torch.contiguous_format)).
 Tensor clone(const Tensor& src);
 
 }  // namespace dc

@@ -1,0 +1,539 @@
+// TensorIter: ATen's TensorIterator build steps and serial_for_each/DimCounter, in the same order
+// and with the same tie-breaking (aten/src/ATen/TensorIterator.cpp, TensorIteratorInternal.h).
+#include "densecore/kernels/iter.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "densecore/core/error.h"
+#include "densecore/kernels/copy_kernel.h"
+
+namespace dc {
+
+DC_DEFINE_DISPATCH(CopyFn, copy_stub);
+
+// ---- type promotion (aten/src/ATen/native/TypeProperties.cpp) ----------------------------------
+
+namespace {
+
+enum class Cat { Undefined, Bool, Int, Float };
+
+struct ResultTypeState {
+  std::optional<DType> dim, zero, wrapped;
+};
+
+std::optional<DType> promote_opt(std::optional<DType> a, DType b) {
+  return a ? promote_types(*a, b) : b;
+}
+
+// combine_categories(higher, lower)
+std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> lower) {
+  if (higher && is_floating(*higher)) return higher;
+  if (!higher) return lower;
+  if (*higher == DType::Bool || (lower && is_floating(*lower)))
+    return lower ? promote_types(*higher, *lower) : *higher;
+  return higher;
+}
+
+}  // namespace
+
+DType result_type(std::span<const Tensor> tensors) {
+  ResultTypeState s;
+  for (const Tensor& t : tensors) {
+    DType d = t.dtype();
+    if (t.impl()->is_wrapped_number) {
+      if (is_floating(d)) d = default_dtype();
+      s.wrapped = promote_opt(s.wrapped, d);
+    } else if (t.dim() > 0) {
+      s.dim = promote_opt(s.dim, d);
+    } else {
+      s.zero = promote_opt(s.zero, d);
+    }
+  }
+  const auto r = combine(s.dim, combine(s.zero, s.wrapped));
+  return r.value_or(DType::Float32);
+}
+
+std::vector<int64_t> infer_size(std::span<const int64_t> a, std::span<const int64_t> b) {
+  const int64_t na = int64_t(a.size()), nb = int64_t(b.size()), n = std::max(na, nb);
+  std::vector<int64_t> out(n);
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const int64_t off = n - 1 - i;
+    const int64_t sa = na - 1 - off >= 0 ? a[na - 1 - off] : 1;
+    const int64_t sb = nb - 1 - off >= 0 ? b[nb - 1 - off] : 1;
+    check(sa == sb || sa == 1 || sb == 1,
+          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
+          sa, sb, i);
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
+}
+
+// ---- build ----------------------------------------------------------------------------------
+
+TensorIter::TensorIter(const IterConfig& config, const Tensor& out, std::span<const Tensor> inputs) {
+  ops_.reserve(inputs.size() + 1);
+  IterOperand o;
+  o.tensor = out;
+  o.is_output = true;
+  ops_.push_back(std::move(o));
+  for (const Tensor& t : inputs) {
+    IterOperand in;
+    in.tensor = t;
+    in.dtype = t.dtype();
+    if (out.defined() && t.is_same(out)) ops_[0].is_read_write = true;  // mark_outputs
+    ops_.push_back(std::move(in));
+  }
+  if (out.defined()) ops_[0].dtype = out.dtype();
+  build(config);
+}
+
+TensorIter TensorIter::copy_op(const Tensor& dst, const Tensor& src) {
+  TensorIter it;
+  IterConfig c;
+  c.check_all_same_dtype = false;
+  c.resize_outputs = false;
+  IterOperand o;
+  o.tensor = dst;
+  o.dtype = dst.dtype();
+  o.is_output = true;
+  IterOperand in;
+  in.tensor = src;
+  in.dtype = src.dtype();
+  it.ops_ = {o, in};
+  it.build(c);
+  return it;
+}
+
+void TensorIter::build(const IterConfig& config) {
+  check_mem_overlaps(config);
+  compute_shape(config);
+  mark_resize_outputs(config);
+  compute_types(config);
+  compute_strides();
+  reorder_dimensions();
+  allocate_or_resize_outputs();
+  coalesce_dimensions();
+}
+
+void TensorIter::check_mem_overlaps(const IterConfig& config) const {
+  if (!config.check_mem_overlap) return;
+  const Tensor& out = ops_[0].tensor;
+  if (!out.defined()) return;
+  // assert_no_internal_overlap: a written tensor with a stride-0 (or otherwise aliased) dim.
+  for (int64_t d = 0; d < out.dim(); ++d)
+    check(!(out.sizes()[d] > 1 && out.strides()[d] == 0),
+          "unsupported operation: more than one element of the written-to tensor refers to a single "
+          "memory location. Please clone() the tensor before performing the operation.");
+}
+
+void TensorIter::compute_shape(const IterConfig& config) {
+  bool has_scalars = false, has_tensors = false, first = true;
+  for (const IterOperand& op : ops_) {
+    if (!op.tensor.defined()) continue;
+    if (config.resize_outputs && op.is_output) continue;
+    const auto& s = op.tensor.sizes();
+    (s.empty() ? has_scalars : has_tensors) = true;
+    if (first) {
+      shape_ = s;
+      first = false;
+    } else if (s != shape_) {
+      shape_ = infer_size(shape_, s);
+    }
+  }
+  all_ops_are_scalars_ = !has_tensors;
+  if (first && ops_[0].tensor.defined()) shape_ = ops_[0].tensor.sizes();  // outputs only
+}
+
+void TensorIter::mark_resize_outputs(const IterConfig& config) {
+  for (int i = 0; i < num_outputs_; ++i) {
+    IterOperand& op = ops_[i];
+    if (!op.tensor.defined() || op.tensor.sizes() == shape_) continue;
+    if (config.resize_outputs && !op.is_read_write) {
+      op.will_resize = true;
+      continue;
+    }
+    throw Error(dc::format("output with shape {} doesn't match the broadcast shape {}",
+                           shape_str(op.tensor.sizes()), shape_str(shape_)));
+  }
+}
+
+void TensorIter::compute_types(const IterConfig& config) {
+  std::optional<DType> common, output_dtype;
+  bool different_inputs = false, undefined_outputs = false;
+  for (IterOperand& op : ops_) {
+    if (op.is_output && !op.tensor.defined()) {
+      if (config.static_dtype) op.dtype = *config.static_dtype;
+      else undefined_outputs = true;
+      continue;
+    }
+    if (!op.is_output) {
+      if (!common) common = op.dtype;
+      else if (*common != op.dtype) different_inputs = true;
+    } else if (!output_dtype) {
+      output_dtype = op.dtype;
+    }
+  }
+  if (config.check_all_same_dtype && (different_inputs || (common && output_dtype && *common != *output_dtype))) {
+    for (const IterOperand& op : ops_)
+      if (op.tensor.defined())
+        check(op.dtype == *common, "Found dtype {} but expected {}", scalar_type_name(op.dtype),
+              scalar_type_name(*common));
+  }
+  common_dtype_ = common.value_or(output_dtype.value_or(DType::Float32));
+  if (!undefined_outputs && !config.promote_inputs_to_common_dtype && !config.cast_common_dtype_to_outputs &&
+      !config.enforce_safe_casting_to_output)
+    return;
+  if ((different_inputs || all_ops_are_scalars_) && config.promote_inputs_to_common_dtype) {
+    std::vector<Tensor> inputs;
+    for (const IterOperand& op : ops_)
+      if (!op.is_output) inputs.push_back(op.tensor);
+    common_dtype_ = result_type(inputs);
+  }
+  if (config.promote_integer_inputs_to_float && is_integral(common_dtype_, /*include_bool=*/true))
+    common_dtype_ = default_dtype();
+
+  for (IterOperand& op : ops_) {
+    if (op.is_output && !op.tensor.defined() && !config.static_dtype) op.dtype = common_dtype_;
+    if (config.enforce_safe_casting_to_output && op.is_output && op.tensor.defined() &&
+        op.dtype != common_dtype_)
+      check(can_cast(common_dtype_, op.dtype), "result type {} can't be cast to the desired output type {}",
+            scalar_type_name(common_dtype_), scalar_type_name(op.dtype));
+    // CPU TensorIterator materialises casted temporaries (and casts outputs back in cast_outputs).
+    if (config.cast_common_dtype_to_outputs && op.is_output && op.tensor.defined() &&
+        op.dtype != common_dtype_) {
+      op.original = op.tensor;
+      op.tensor = Tensor::empty(op.original.sizes(), common_dtype_);  // LEGACY_CONTIGUOUS
+      op.dtype = common_dtype_;
+    }
+    if (config.promote_inputs_to_common_dtype && !op.is_output && op.dtype != common_dtype_) {
+      op.original = op.tensor;
+      op.tensor = to_dtype(op.original, common_dtype_);
+      op.dtype = common_dtype_;
+    }
+  }
+}
+
+void TensorIter::compute_strides() {
+  const int64_t nd = ndim();
+  for (IterOperand& op : ops_) {
+    if (!op.tensor.defined() || op.will_resize) continue;
+    const auto& sizes = op.tensor.sizes();
+    const auto& strides = op.tensor.strides();
+    const int64_t elsize = int64_t(op.tensor.itemsize());
+    const int64_t offset = nd - int64_t(sizes.size());
+    op.stride_bytes.assign(nd, 0);
+    for (int64_t i = 0; i < int64_t(sizes.size()); ++i)
+      op.stride_bytes[offset + i] = (sizes[i] == 1 && shape_[offset + i] != 1) ? 0 : strides[i] * elsize;
+  }
+}
+
+void TensorIter::reorder_dimensions() {
+  const int64_t nd = ndim();
+  perm_.resize(nd);
+  if (nd == 1) {
+    perm_[0] = 0;
+    return;
+  }
+  std::iota(perm_.rbegin(), perm_.rend(), 0);
+  // 1 if dim0 should come after dim1, -1 if before, 0 if ambiguous (TensorIterator.cpp).
+  auto should_swap = [&](int64_t dim0, int64_t dim1) {
+    for (const IterOperand& op : ops_) {
+      if (op.stride_bytes.empty() || op.will_resize) continue;
+      const int64_t s0 = op.stride_bytes[dim0], s1 = op.stride_bytes[dim1];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (shape_[dim0] > shape_[dim1]) return 1;
+    }
+    return 0;
+  };
+  for (int64_t i = 1; i < nd; ++i) {
+    int64_t dim1 = i;
+    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
+      const int c = should_swap(perm_[dim0], perm_[dim1]);
+      if (c > 0) {
+        std::swap(perm_[dim0], perm_[dim1]);
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  // permute_dimensions
+  auto apply = [&](std::vector<int64_t>& v) {
+    std::vector<int64_t> r(nd);
+    for (int64_t i = 0; i < nd; ++i) r[i] = v[perm_[i]];
+    v = std::move(r);
+  };
+  apply(shape_);
+  for (IterOperand& op : ops_)
+    if (op.stride_bytes.size() == size_t(nd)) apply(op.stride_bytes);
+}
+
+void TensorIter::allocate_or_resize_outputs() {
+  const int64_t nd = ndim();
+  for (int i = 0; i < num_outputs_; ++i) {
+    IterOperand& op = ops_[i];
+    if (op.tensor.defined() && !op.will_resize) continue;
+    const int64_t elsize = int64_t(itemsize(op.dtype));
+    // compatible_stride: contiguous in the iteration order
+    op.stride_bytes.assign(nd, 0);
+    int64_t next = elsize;
+    for (int64_t d = 0; d < nd; ++d) {
+      op.stride_bytes[d] = next;
+      next *= shape_[d];
+    }
+    std::vector<int64_t> sizes(nd), strides(nd);
+    for (int64_t d = 0; d < nd; ++d) {
+      sizes[perm_[d]] = shape_[d];
+      strides[perm_[d]] = op.stride_bytes[d] / elsize;
+    }
+    bool inverted = true;
+    for (int64_t d = 0; d < nd; ++d) inverted &= perm_[d] == nd - d - 1;
+    if (inverted) strides = contiguous_strides(sizes);
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    Storage storage = make_storage(size_t(n) * size_t(elsize));
+    if (op.will_resize) {
+      // torch resizes out= in place (keeping the Python object); its contents are overwritten.
+      TensorImpl* impl = op.tensor.impl();
+      impl->storage = std::move(storage);
+      impl->sizes = sizes;
+      impl->strides = contiguous_strides(sizes);
+      impl->offset = 0;
+      if (!inverted) impl->strides = strides;
+      op.will_resize = false;
+    } else {
+      op.tensor = Tensor::from_storage(std::move(storage), sizes, strides, 0, op.dtype);
+    }
+  }
+}
+
+void TensorIter::coalesce_dimensions() {
+  if (ndim() <= 1) return;
+  auto can_coalesce = [&](int64_t d0, int64_t d1) {
+    if (shape_[d0] == 1 || shape_[d1] == 1) return true;
+    for (const IterOperand& op : ops_)
+      if (shape_[d0] * op.stride_bytes[d0] != op.stride_bytes[d1]) return false;
+    return true;
+  };
+  auto replace_stride = [&](int64_t d0, int64_t d1) {
+    for (IterOperand& op : ops_) op.stride_bytes[d0] = op.stride_bytes[d1];
+  };
+  int64_t prev = 0;
+  for (int64_t d = 1; d < ndim(); ++d) {
+    if (can_coalesce(prev, d)) {
+      if (shape_[prev] == 1) replace_stride(prev, d);
+      shape_[prev] *= shape_[d];
+    } else {
+      ++prev;
+      if (prev != d) {
+        replace_stride(prev, d);
+        shape_[prev] = shape_[d];
+      }
+    }
+  }
+  shape_.resize(prev + 1);
+  for (IterOperand& op : ops_) op.stride_bytes.resize(prev + 1);
+}
+
+// ---- queries ----------------------------------------------------------------------------------
+
+int64_t TensorIter::numel() const {
+  int64_t n = 1;
+  for (int64_t s : shape_) n *= s;
+  return n;
+}
+
+const Tensor& TensorIter::output() const {
+  return ops_[0].original.defined() ? ops_[0].original : ops_[0].tensor;
+}
+
+bool TensorIter::is_scalar(int arg) const {
+  const auto& st = ops_[arg].stride_bytes;
+  for (int64_t d = 0; d < ndim(); ++d)
+    if (st[d] != 0 && shape_[d] != 1) return false;
+  return true;
+}
+
+void TensorIter::remove_operand(int arg) { ops_.erase(ops_.begin() + arg); }
+
+bool TensorIter::has_contiguous_first_dim() const {
+  if (ndim() == 0) return true;
+  for (const IterOperand& op : ops_)
+    if (op.stride_bytes[0] != int64_t(itemsize(op.dtype))) return false;
+  return true;
+}
+
+// ---- loops ------------------------------------------------------------------------------------
+
+void TensorIter::for_each(Loop2d loop, int64_t grain) const {
+  const int64_t n = numel();
+  if (n == 0) return;
+  if (n < grain || get_num_threads() == 1) return serial_for_each(loop, 0, n);
+  parallel_for(0, n, grain, [&](int64_t b, int64_t e) { serial_for_each(loop, b, e); });
+}
+
+void TensorIter::serial_for_each(Loop2d loop, int64_t begin, int64_t end) const {
+  if (end <= begin) return;
+  const int nt = ntensors();
+  const int64_t nd = ndim();
+  // strides laid out [dim][tensor], at least 2 dims (get_strides)
+  std::vector<int64_t> strides(size_t(nt) * std::max<int64_t>(nd, 2), 0);
+  for (int64_t d = 0; d < nd; ++d)
+    for (int t = 0; t < nt; ++t) strides[d * nt + t] = ops_[t].stride_bytes[d];
+  std::vector<char*> base(nt), ptrs(nt);
+  for (int t = 0; t < nt; ++t) base[t] = data_ptr(t);
+  auto ptrs_at = [&](std::span<const int64_t> counter) {
+    for (int t = 0; t < nt; ++t) {
+      ptrs[t] = base[t];
+      for (size_t d = 0; d < counter.size(); ++d) ptrs[t] += counter[d] * strides[d * nt + t];
+    }
+  };
+  if (nd <= 1) {
+    const int64_t at[1] = {begin};
+    ptrs_at(std::span<const int64_t>(at, begin == 0 ? 0 : 1));
+    loop(ptrs.data(), strides.data(), end - begin, 1);
+    return;
+  }
+  // DimCounter
+  std::vector<int64_t> values(nd, 0);
+  int64_t lin = begin;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (shape_[d] > 0) {
+      values[d] = lin % shape_[d];
+      lin /= shape_[d];
+    }
+  }
+  int64_t offset = begin;
+  while (offset < end) {
+    ptrs_at(values);
+    const int64_t step0 = std::min(shape_[0] - values[0], end - offset);
+    int64_t step1 = 1;
+    if (step0 == shape_[0]) step1 = std::min(shape_[1] - values[1], (end - offset) / shape_[0]);
+    loop(ptrs.data(), strides.data(), step0, step1);
+    // increment
+    offset += step0 * step1;
+    int64_t overflow = step0;
+    int64_t d = 0;
+    if (step1 != 1) {
+      d = 1;
+      overflow = step1;
+    }
+    for (; d < nd && overflow > 0; ++d) {
+      int64_t v = values[d] + overflow;
+      if (v >= shape_[d]) {
+        overflow = 1;
+        v -= shape_[d];
+      } else {
+        overflow = 0;
+      }
+      values[d] = v;
+    }
+  }
+}
+
+void TensorIter::cast_outputs() {
+  for (int i = 0; i < num_outputs_; ++i) {
+    IterOperand& op = ops_[i];
+    if (!op.original.defined()) continue;
+    copy_into(op.original, op.tensor);
+    op.tensor = op.original;
+    op.original = Tensor();
+    op.dtype = op.tensor.dtype();
+  }
+}
+
+// ---- copies the iterator needs -------------------------------------------------------------------
+
+void copy_into(const Tensor& dst, const Tensor& src) {
+  if (dst.numel() == 0) return;
+  TensorIter it = TensorIter::copy_op(dst, src);
+  copy_stub(it);
+}
+
+namespace {
+
+bool non_overlapping_and_dense(const Tensor& t) {
+  const int64_t nd = t.dim();
+  const auto& sz = t.sizes();
+  const auto& st = t.strides();
+  if (nd == 1) return sz[0] < 2 || st[0] == 1;
+  std::vector<int64_t> perm(nd);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    if (sz[a] < 2) return false;
+    if (sz[b] < 2) return true;
+    return st[a] < st[b];
+  });
+  int64_t require = 1;
+  for (int64_t i = 0; i < nd; ++i) {
+    const int64_t s = sz[perm[i]];
+    if (s < 2) return true;
+    if (st[perm[i]] != require) return false;
+    require *= s;
+  }
+  return true;
+}
+
+// at::infer_dense_strides (aten/src/ATen/TensorUtils.cpp): TensorIterator's ordering on one tensor.
+std::vector<int64_t> infer_dense_strides(const Tensor& t) {
+  const int64_t nd = t.dim();
+  if (nd == 0) return {};
+  if (nd == 1) return {1};
+  const auto& sz = t.sizes();
+  const auto& st = t.strides();
+  std::vector<int64_t> perm(nd);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  auto should_swap = [&](int64_t d0, int64_t d1) {
+    if (st[d0] == 0 || st[d1] == 0) return 0;
+    if (st[d0] < st[d1]) return -1;
+    if (st[d0] > st[d1]) return 1;
+    return sz[d0] > sz[d1] ? 1 : 0;
+  };
+  for (int64_t i = 1; i < nd; ++i) {
+    int64_t dim1 = i;
+    for (int64_t j = 1; j <= i; ++j) {
+      const int64_t dim0 = i - j;
+      const int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  std::vector<int64_t> out(nd);
+  int64_t cur = 1;
+  for (int64_t i = 0; i < nd; ++i) {
+    out[perm[i]] = cur;
+    if (sz[perm[i]] > 1) cur *= sz[perm[i]];
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor empty_like_preserve(const Tensor& src, DType dtype) {
+  const std::vector<int64_t> strides = non_overlapping_and_dense(src) ? src.strides() : infer_dense_strides(src);
+  int64_t extent = 1;  // storage elements needed for this dense layout
+  for (int64_t d = 0; d < src.dim(); ++d) {
+    if (src.sizes()[d] == 0) {
+      extent = 0;
+      break;
+    }
+    extent += (src.sizes()[d] - 1) * strides[d];
+  }
+  return Tensor::from_storage(make_storage(size_t(extent) * itemsize(dtype)), src.sizes(), strides, 0, dtype);
+}
+
+Tensor to_dtype(const Tensor& src, DType dtype) {
+  if (src.dtype() == dtype) return src;
+  Tensor out = empty_like_preserve(src, dtype);
+  copy_into(out, src);
+  return out;
+}
+
+}  // namespace dc

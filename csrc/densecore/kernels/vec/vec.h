@@ -1,0 +1,325 @@
+// Vec<T>: ATen's Vectorized<T> reduced to what the elementwise kernels need, written as a lane
+// array (GCC vectorises the lane loops). Lane counts follow aten/src/ATen/cpu/vec/vec_base.h:
+// 32 bytes for DEFAULT (emulated) and AVX2, 64 bytes for AVX-512. Only include from kernels/cpu/.
+//
+// Where the ISA changes bits we write the ISA's semantics explicitly (see Note [Vec semantics]):
+//  - maximum/minimum: AVX2/AVX-512 OR a NaN mask into max_ps (NaN -> all ones); DEFAULT keeps a's NaN.
+//  - fmadd: one rounding on AVX2/AVX-512 (vfmadd), two on DEFAULT (vec_base.h `a * b + c`).
+//  - Half/BFloat16 lanes compute in float and round back with the VECTOR converter: on AVX2/AVX-512
+//    bfloat16 NaN -> 0xFFFF (vec256_16bit_float.h cvtfp32_bf16), float16 via vcvtps2ph; on DEFAULT
+//    each op is the scalar c10 operator (NaN -> 0x7FC0).
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "densecore/core/convert.h"
+#include "densecore/core/half.h"
+
+#if defined(DC_CPU_CAPABILITY_AVX2) || defined(DC_CPU_CAPABILITY_AVX512)
+#include <immintrin.h>
+#define DC_VEC_X86 1
+#endif
+
+namespace dc::vec {
+inline namespace DC_CPU_CAPABILITY {
+
+#if defined(DC_CPU_CAPABILITY_AVX512)
+inline constexpr int kVecBytes = 64;
+#else
+inline constexpr int kVecBytes = 32;
+#endif
+
+template <class T>
+inline constexpr bool is_reduced_v = is_reduced_float_v<T>;
+
+// ---- scalar conversions as torch's kernel TUs compile them --------------------------------------
+
+/// float -> half as c10::Half(float) inside a kernel TU: F16C instruction on AVX2/AVX-512,
+/// the software RNE on DEFAULT (torch/headeronly/util/Half.h).
+inline Half half_from_float(float f) {
+#if defined(DC_VEC_X86)
+  return Half::from_bits(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#else
+  return Half(f);
+#endif
+}
+
+/// c10's scalar T(float): bfloat16 NaN -> 0x7FC0.
+template <class T>
+inline T scalar_from_float(float f) {
+  if constexpr (std::is_same_v<T, Half>) return half_from_float(f);
+  else return T(f);
+}
+
+/// The vector converter's per-lane result (convert_from_float / cvtfp32_bf16 / cvtps_ph).
+template <class T>
+inline T vec_from_float(float f) {
+#if defined(DC_VEC_X86)
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    if (f != f) return BFloat16::from_bits(0xFFFF);
+    const uint32_t bits = std::bit_cast<uint32_t>(f);
+    return BFloat16::from_bits(uint16_t((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16));
+  } else {
+    return half_from_float(f);
+  }
+#else
+  return scalar_from_float<T>(f);
+#endif
+}
+
+// ---- wrapping integer arithmetic (torch relies on two's-complement wrap) -----------------------
+
+template <class T>
+inline T wrap_add(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
+  else return a + b;
+}
+template <class T>
+inline T wrap_sub(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return T(std::make_unsigned_t<T>(a) - std::make_unsigned_t<T>(b));
+  else return a - b;
+}
+template <class T>
+inline T wrap_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+    return T(U(a) * U(b));
+  } else {
+    return a * b;
+  }
+}
+template <class T>
+inline T wrap_neg(T a) {
+  if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(a));
+  else return -a;
+}
+
+// ---- Vec<T> --------------------------------------------------------------------------------------
+
+template <class T>
+struct Vec {
+  static constexpr int kSize = kVecBytes / int(sizeof(T));
+  static constexpr int size() { return kSize; }
+  T v[kSize];
+
+  Vec() = default;
+  explicit Vec(T x) { std::fill_n(v, kSize, x); }
+  static Vec loadu(const void* p) {
+    Vec r;
+    std::memcpy(r.v, p, sizeof(r.v));
+    return r;
+  }
+  void store(void* p) const { std::memcpy(p, v, sizeof(v)); }
+  T operator[](int i) const { return v[i]; }
+
+  /// Lane-wise f on the values (opmath for Half/BFloat16, rounded back by the vector converter).
+  template <class F>
+  Vec map(F f) const {
+    Vec r;
+    for (int i = 0; i < kSize; ++i) {
+      if constexpr (is_reduced_v<T>) r.v[i] = vec_from_float<T>(f(float(v[i])));
+      else r.v[i] = f(v[i]);
+    }
+    return r;
+  }
+  template <class F>
+  static Vec zip(const Vec& a, const Vec& b, F f) {
+    Vec r;
+    for (int i = 0; i < kSize; ++i) {
+      if constexpr (is_reduced_v<T>) r.v[i] = vec_from_float<T>(f(float(a.v[i]), float(b.v[i])));
+      else r.v[i] = f(a.v[i], b.v[i]);
+    }
+    return r;
+  }
+  /// Lane-wise on raw lanes (no conversion): selection, bit operations.
+  template <class F>
+  static Vec raw_zip(const Vec& a, const Vec& b, F f) {
+    Vec r;
+    for (int i = 0; i < kSize; ++i) r.v[i] = f(a.v[i], b.v[i]);
+    return r;
+  }
+
+  friend Vec operator+(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return wrap_add(x, y); }); }
+  friend Vec operator-(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return wrap_sub(x, y); }); }
+  friend Vec operator*(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return wrap_mul(x, y); }); }
+  friend Vec operator/(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return x / y; }); }
+};
+
+// Note [Vec semantics]: the functions below are where ISA behaviour shows in the bits.
+
+/// vec::fmadd(a, b, c) = a*b + c.
+template <class T>
+inline Vec<T> fmadd(const Vec<T>& a, const Vec<T>& b, const Vec<T>& c) {
+#if defined(DC_VEC_X86)
+  Vec<T> r;
+  for (int i = 0; i < Vec<T>::kSize; ++i) {
+    if constexpr (is_reduced_v<T>)
+      r.v[i] = vec_from_float<T>(std::fma(float(a.v[i]), float(b.v[i]), float(c.v[i])));
+    else if constexpr (std::is_floating_point_v<T>)
+      r.v[i] = std::fma(a.v[i], b.v[i], c.v[i]);
+    else
+      r.v[i] = wrap_add(wrap_mul(a.v[i], b.v[i]), c.v[i]);
+  }
+  return r;
+#else
+  return a * b + c;  // vec_base.h: two Vectorized ops, two roundings
+#endif
+}
+
+/// IEEE-754 maximum/minimum as vec::maximum/minimum propagate NaN.
+template <class T, bool kMax>
+inline T vec_minmax_lane(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return kMax ? std::max(a, b) : std::min(a, b);
+  } else {
+#if defined(DC_VEC_X86)
+    using F = std::conditional_t<std::is_same_v<T, double>, double, float>;
+    const F x = F(a), y = F(b);
+    // max_ps(x, y) = x > y ? x : y; then OR with the unordered mask (all ones = a NaN).
+    F m = kMax ? (x > y ? x : y) : (x < y ? x : y);
+    if (x != x || y != y) {
+      using Bits = std::conditional_t<std::is_same_v<F, double>, uint64_t, uint32_t>;
+      m = std::bit_cast<F>(~Bits(0));
+    }
+    if constexpr (is_reduced_v<T>) return vec_from_float<T>(m);
+    else return m;
+#else
+    // vec_base.h: (a > b) ? a : b, and a's NaN wins.
+    const bool take_a = kMax ? float(a) > float(b) : float(a) < float(b);
+    T m = take_a ? a : b;
+    if (float(a) != float(a)) m = a;
+    return m;
+#endif
+  }
+}
+template <class T>
+inline Vec<T> maximum(const Vec<T>& a, const Vec<T>& b) {
+  return Vec<T>::raw_zip(a, b, [](T x, T y) { return vec_minmax_lane<T, true>(x, y); });
+}
+template <class T>
+inline Vec<T> minimum(const Vec<T>& a, const Vec<T>& b) {
+  return Vec<T>::raw_zip(a, b, [](T x, T y) { return vec_minmax_lane<T, false>(x, y); });
+}
+
+/// vec::clamp_min(a, min) / clamp_max(a, max) / clamp(a, min, max): x86 max_ps(min, a) =
+/// min > a ? min : a; DEFAULT a < min ? min : a. Both keep a NaN `a`; they differ only for a NaN
+/// bound, which we spell out per ISA.
+template <class T>
+inline T clamp_min_lane(T a, T lo) {
+  using F = std::conditional_t<is_reduced_v<T>, float, T>;
+#if defined(DC_VEC_X86)
+  const F r = F(lo) > F(a) ? F(lo) : F(a);
+#else
+  const F r = F(a) < F(lo) ? F(lo) : F(a);
+#endif
+  if constexpr (is_reduced_v<T>) {
+#if defined(DC_VEC_X86)
+    return vec_from_float<T>(r);
+#else
+    return F(a) < F(lo) ? lo : a;
+#endif
+  } else {
+    return r;
+  }
+}
+template <class T>
+inline T clamp_max_lane(T a, T hi) {
+  using F = std::conditional_t<is_reduced_v<T>, float, T>;
+#if defined(DC_VEC_X86)
+  const F r = F(hi) < F(a) ? F(hi) : F(a);
+#else
+  const F r = F(a) > F(hi) ? F(hi) : F(a);
+#endif
+  if constexpr (is_reduced_v<T>) {
+#if defined(DC_VEC_X86)
+    return vec_from_float<T>(r);
+#else
+    return F(a) > F(hi) ? hi : a;
+#endif
+  } else {
+    return r;
+  }
+}
+template <class T>
+inline Vec<T> clamp_min(const Vec<T>& a, const Vec<T>& lo) {
+  return Vec<T>::raw_zip(a, lo, [](T x, T y) { return clamp_min_lane(x, y); });
+}
+template <class T>
+inline Vec<T> clamp_max(const Vec<T>& a, const Vec<T>& hi) {
+  return Vec<T>::raw_zip(a, hi, [](T x, T y) { return clamp_max_lane(x, y); });
+}
+/// vec::clamp: x86 min_ps(max, max_ps(min, a)) in one float pass; DEFAULT std::min(std::max(a, lo), hi).
+template <class T>
+inline Vec<T> clamp(const Vec<T>& a, const Vec<T>& lo, const Vec<T>& hi) {
+  Vec<T> r;
+  for (int i = 0; i < Vec<T>::kSize; ++i) {
+#if defined(DC_VEC_X86)
+    if constexpr (is_reduced_v<T>) {
+      const float x = a.v[i], l = lo.v[i], h = hi.v[i];
+      const float m = l > x ? l : x;
+      r.v[i] = vec_from_float<T>(h < m ? h : m);
+    } else {
+      const T m = lo.v[i] > a.v[i] ? lo.v[i] : a.v[i];
+      r.v[i] = hi.v[i] < m ? hi.v[i] : m;
+    }
+#else
+    r.v[i] = std::min(std::max(a.v[i], lo.v[i], [](T x, T y) { return float(x) < float(y); }), hi.v[i],
+                      [](T x, T y) { return float(x) < float(y); });
+#endif
+  }
+  return r;
+}
+
+/// Vectorized::neg(): sign-bit flip for float lanes on x86 (also Half/BFloat16: xor 0x8000);
+/// DEFAULT maps -x (Half/BFloat16 through float and the scalar converter).
+template <class T>
+inline Vec<T> neg(const Vec<T>& a) {
+  Vec<T> r;
+  for (int i = 0; i < Vec<T>::kSize; ++i) {
+    if constexpr (is_reduced_v<T>) {
+#if defined(DC_VEC_X86)
+      r.v[i] = T::from_bits(uint16_t(a.v[i].x ^ 0x8000u));
+#else
+      r.v[i] = scalar_from_float<T>(-float(a.v[i]));
+#endif
+    } else {
+      r.v[i] = wrap_neg(a.v[i]);
+    }
+  }
+  return r;
+}
+
+/// Vectorized::abs(): sign-bit clear for floats (x86 Half/BFloat16: andnot 0x8000). DEFAULT
+/// (vec_base.h): std::abs for floating lanes incl. Half/BFloat16 (through float and the scalar
+/// converter), `x < 0 ? -x : x` for integers.
+template <class T>
+inline Vec<T> abs(const Vec<T>& a) {
+  Vec<T> r;
+  for (int i = 0; i < Vec<T>::kSize; ++i) {
+    const T x = a.v[i];
+    if constexpr (is_reduced_v<T>) {
+#if defined(DC_VEC_X86)
+      r.v[i] = T::from_bits(uint16_t(x.x & 0x7FFFu));
+#else
+      r.v[i] = scalar_from_float<T>(std::abs(float(x)));
+#endif
+    } else if constexpr (std::is_floating_point_v<T>) {
+      r.v[i] = std::abs(x);
+    } else if constexpr (std::is_unsigned_v<T>) {
+      r.v[i] = x;
+    } else {
+      r.v[i] = x < 0 ? wrap_neg(x) : x;
+    }
+  }
+  return r;
+}
+
+}  // namespace DC_CPU_CAPABILITY
+}  // namespace dc::vec

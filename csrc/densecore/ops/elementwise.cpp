@@ -1,0 +1,244 @@
+// Front ends of the elementwise ops: ATen's argument checks (BinaryOps.cpp alpha_check/sub_check,
+// TensorCompare.cpp where/clamp), TensorIterator configs (build_borrowing_binary_op,
+// build_borrowing_binary_float_op, build_comparison_op, build_borrowing_unary_op), then the stub.
+#include "densecore/ops/elementwise.h"
+
+#include <array>
+#include <cstring>
+
+#include "densecore/autograd/function.h"
+#include "densecore/core/error.h"
+#include "densecore/kernels/copy_kernel.h"
+#include "densecore/kernels/elementwise_stubs.h"
+#include "densecore/kernels/iter.h"
+
+namespace dc {
+namespace {
+
+IterConfig binary_config(bool int_to_float = false) {
+  IterConfig c;
+  c.promote_inputs_to_common_dtype = true;
+  c.cast_common_dtype_to_outputs = true;
+  c.enforce_safe_casting_to_output = true;
+  c.check_all_same_dtype = false;
+  c.promote_integer_inputs_to_float = int_to_float;
+  return c;
+}
+
+/// Runs `kernel` over a TensorIter built from (out, inputs); returns the output and bumps the
+/// version of a given out (in-place or out=).
+template <class Kernel>
+Tensor run(const IterConfig& config, const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kernel) {
+  TensorIter iter(config, out, std::span<const Tensor>(inputs.begin(), inputs.size()));
+  kernel(iter);
+  if (out.defined()) out.bump_version();
+  return iter.output();
+}
+
+// "Found dtype X" style names torch prints for TypeMeta (self.dtype() in clamp's message).
+std::string_view type_meta_name(DType t) {
+  static constexpr std::array<std::string_view, kDTypeCount> kNames = {
+      "bool", "unsigned char", "signed char", "short int", "int", "long int",
+      "c10::Half", "c10::BFloat16", "float", "double"};
+  return kNames[static_cast<int>(t)];
+}
+
+void alpha_check(DType dtype, const Scalar& alpha) {
+  check(!alpha.is_bool() || dtype == DType::Bool, "Boolean alpha only supported for Boolean results.");
+  check(is_floating(dtype) || !alpha.is_floating(),
+        "For integral input tensors, argument alpha must not be a floating point number.");
+}
+
+void sub_check(const Tensor& a, const Tensor& b) {
+  check<NotImplementedError>(a.dtype() != DType::Bool || b.dtype() != DType::Bool,
+                             "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                             "Use the `^` or `logical_xor()` operator instead.");
+  check<NotImplementedError>(a.dtype() != DType::Bool && b.dtype() != DType::Bool,
+                             "Subtraction, the `-` operator, with a bool tensor is not supported. "
+                             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+Scalar negate(const Scalar& s) {
+  if (s.is_floating()) return Scalar::from_double(-s.v.d);
+  if (s.is_integral()) return Scalar::from_int(int64_t(0 - uint64_t(s.v.i)));
+  return Scalar::from_int(-int64_t(s.v.b));  // bool alpha is rejected by alpha_check first
+}
+
+Tensor binary(const Tensor& a, const Tensor& b, const Tensor& out, void (*kernel)(TensorIter&),
+              bool int_to_float = false) {
+  return run(binary_config(int_to_float), out, {a, b}, [&](TensorIter& it) { kernel(it); });
+}
+
+Tensor unary(const Tensor& a, const Tensor& out, void (*kernel)(TensorIter&)) {
+  IterConfig c;  // build_borrowing_unary_op: same dtype in and out
+  return run(c, out, {a}, [&](TensorIter& it) { kernel(it); });
+}
+
+// Starts recording op for autograd. out= forms are not differentiable (torch's message); an out that
+// is the first input is the in-place form.
+OpRecord record(Op op, const char* name, const Tensor& a, const Tensor& b, const Tensor& out) {
+  if (out.defined() && !out.is_same(a)) {
+    check(!is_grad_enabled() || !(requires_grad(a) || (b.defined() && requires_grad(b)) || requires_grad(out)),
+          "{}(): functions with out=... arguments don't support automatic differentiation, but one of "
+          "the arguments requires grad.", name);
+    return OpRecord(op, {});
+  }
+  if (!b.defined()) return out.defined() ? OpRecord(op, a, {}) : OpRecord(op, {a});  // unary
+  if (out.defined()) return OpRecord(op, a, {b});
+  return OpRecord(op, {a, b});
+}
+
+}  // namespace
+
+Tensor wrapped_scalar_tensor(const Scalar& s) {
+  Tensor t = Tensor::empty({}, s.wrapped_dtype());
+  if (s.is_floating()) *t.data<double>() = s.v.d;
+  else if (s.is_integral()) *t.data<int64_t>() = s.v.i;
+  else *t.data<bool>() = s.v.b;
+  t.impl()->is_wrapped_number = true;
+  return t;
+}
+
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
+  OpRecord rec = record(Op::Add, "add", a, b, out);
+  Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
+    alpha_check(it.common_dtype(), alpha);
+    add_stub(it, alpha);
+  });
+  if (rec.active()) rec.params().alpha = alpha;
+  return rec.finish(r);
+}
+
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
+  sub_check(a, b);
+  OpRecord rec = record(Op::Sub, "sub", a, b, out);
+  Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
+    alpha_check(it.common_dtype(), alpha);
+    add_stub(it, negate(alpha));
+  });
+  if (rec.active()) rec.params().alpha = alpha;
+  return rec.finish(r);
+}
+
+Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
+  OpRecord rec = record(Op::Mul, "mul", a, b, out);
+  Tensor r = binary(a, b, out, [](TensorIter& it) { mul_stub(it); });
+  rec.save(a);
+  rec.save(b);
+  return rec.finish(r);
+}
+
+Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
+  if (mode.empty()) {
+    OpRecord rec = record(Op::Div, "div", a, b, out);
+    Tensor r = binary(a, b, out, [](TensorIter& it) { div_true_stub(it); }, /*int_to_float=*/true);
+    rec.save(a);
+    rec.save(b);
+    return rec.finish(r);
+  }
+  if (mode == "trunc") return binary(a, b, out, [](TensorIter& it) { div_trunc_stub(it); });
+  if (mode == "floor") return binary(a, b, out, [](TensorIter& it) { div_floor_stub(it); });
+  throw Error(dc::format("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", mode));
+}
+
+Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) { return div(a, b, "floor", out); }
+
+Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out) {
+  return binary(a, b, out, [](TensorIter& it) { maximum_stub(it); });
+}
+
+Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& out) {
+  return binary(a, b, out, [](TensorIter& it) { minimum_stub(it); });
+}
+
+Tensor neg(const Tensor& a, const Tensor& out) {
+  check<NotImplementedError>(a.dtype() != DType::Bool,
+                             "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  OpRecord rec = record(Op::Neg, "neg", a, Tensor(), out);
+  return rec.finish(unary(a, out, [](TensorIter& it) { neg_stub(it); }));
+}
+
+Tensor abs(const Tensor& a, const Tensor& out) {
+  check<NotImplementedError>(a.dtype() != DType::Bool, "\"abs_cpu\" not implemented for 'Bool'");
+  return unary(a, out, [](TensorIter& it) { abs_stub(it); });
+}
+
+Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out) {
+  IterConfig c;  // build_comparison_op
+  c.promote_inputs_to_common_dtype = true;
+  c.check_all_same_dtype = false;
+  if (!out.defined()) c.static_dtype = DType::Bool;
+  check(!out.defined() || out.dtype() == DType::Bool, "[compare] only bool outputs are supported");
+  return run(c, out, {a, b}, [&](TensorIter& it) {
+    switch (op) {
+      case CompareOp::Eq: return eq_stub(it);
+      case CompareOp::Ne: return ne_stub(it);
+      case CompareOp::Lt: return lt_stub(it);
+      case CompareOp::Le: return le_stub(it);
+      case CompareOp::Gt: return gt_stub(it);
+      case CompareOp::Ge: return ge_stub(it);
+    }
+  });
+}
+
+DType result_type(const Tensor& a, const Tensor& b) {
+  const Tensor ts[2] = {a, b};
+  return dc::result_type(std::span<const Tensor>(ts, 2));
+}
+
+Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y) {
+  // TensorCompare.cpp where_self_out: operands cast to result_type(x, y), uint8 conditions to bool.
+  const DType rt = result_type(x, y);
+  Tensor c = cond;
+  if (c.dtype() == DType::UInt8) c = to_dtype(c, DType::Bool);
+  check(c.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+        scalar_type_name(c.dtype()));
+  IterConfig cfg;
+  cfg.check_all_same_dtype = false;
+  cfg.static_dtype = rt;
+  return run(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); });
+}
+
+Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out) {
+  check(min || max, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  // TORCH_META_FUNC(clamp): manual promotion, since the scalars take part in it.
+  DType rt = a.dtype();
+  if (!is_floating(rt)) {
+    std::vector<Tensor> ops{a};
+    if (min) ops.push_back(wrapped_scalar_tensor(*min));
+    if (max) ops.push_back(wrapped_scalar_tensor(*max));
+    rt = dc::result_type(ops);
+    check(rt == a.dtype() || !out.defined() || !out.is_same(a),
+          "result type {} can't be cast to the desired output type {}", scalar_type_name(rt), type_meta_name(a.dtype()));
+  }
+  const Tensor self = to_dtype(a, rt);
+  IterConfig c;  // build_unary_op
+  c.check_all_same_dtype = true;
+  c.cast_common_dtype_to_outputs = false;
+  return run(c, out, {self}, [&](TensorIter& it) {
+    if (min && max) {
+      if (min->to_double() != min->to_double() || max->to_double() != max->to_double()) {
+        // TORCH_IMPL_FUNC(clamp_out): a NaN bound fills the result with NaN (fill_ with a double).
+        Tensor nan = wrapped_scalar_tensor(Scalar::from_double(std::numeric_limits<double>::quiet_NaN()));
+        copy_into(it.output(), nan);
+      } else {
+        clamp_scalar_stub(it, *min, *max);
+      }
+    } else if (max) {
+      clamp_max_scalar_stub(it, *max);
+    } else {
+      clamp_min_scalar_stub(it, *min);
+    }
+  });
+}
+
+Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out) {
+  check(min.defined() || max.defined(), "torch.clamp: At least one of 'min' or 'max' must not be None");
+  IterConfig c = binary_config();
+  if (min.defined() && max.defined()) return run(c, out, {a, min, max}, [](TensorIter& it) { clamp_stub(it); });
+  if (min.defined()) return run(c, out, {a, min}, [](TensorIter& it) { maximum_stub(it); });
+  return run(c, out, {a, max}, [](TensorIter& it) { minimum_stub(it); });
+}
+
+}  // namespace dc

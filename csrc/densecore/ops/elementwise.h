@@ -1,0 +1,41 @@
+// Elementwise ops as torch exposes them: add/sub/mul/div (+ in-place and out= forms), neg, abs,
+// comparisons, where, clamp, maximum, minimum, result_type. Each checks its arguments like ATen,
+// builds a TensorIter (broadcast, promote, allocate) and calls the kernel stub.
+// An undefined `out` means "allocate"; Python numbers come in as wrapped 0-dim tensors.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "densecore/core/scalar.h"
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+/// A Python number as torch's arg parser wraps it: a 0-dim float64/int64/bool tensor flagged
+/// is_wrapped_number (it then ranks below tensors in type promotion).
+Tensor wrapped_scalar_tensor(const Scalar& s);
+
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out = {});
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out = {});
+Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out = {});
+/// rounding_mode: "" (true division), "trunc" or "floor".
+Tensor div(const Tensor& a, const Tensor& b, std::string_view rounding_mode = "", const Tensor& out = {});
+Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out = {});
+Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out = {});
+Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& out = {});
+Tensor neg(const Tensor& a, const Tensor& out = {});
+Tensor abs(const Tensor& a, const Tensor& out = {});
+
+enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
+Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out = {});
+
+Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y);
+Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
+             const Tensor& out = {});
+Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out = {});  // undefined = None
+
+/// torch.result_type(a, b) (wrapped numbers rank below tensors).
+DType result_type(const Tensor& a, const Tensor& b);
+
+}  // namespace dc

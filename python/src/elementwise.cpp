@@ -1,0 +1,274 @@
+// Elementwise ops for Python: torch.add/sub/mul/div/..., Tensor methods and operators. Arguments
+// are parsed here in C++ (Python numbers become wrapped 0-dim tensors, as torch's arg parser does);
+// all logic lives in densecore/ops/elementwise.cpp.
+#include <string>
+
+#include <nanobind/stl/string.h>
+
+#include "bindings.h"
+#include "dtype_caster.h"
+#include "densecore/ops/copy.h"
+#include "densecore/ops/elementwise.h"
+
+namespace {
+
+using dc::Scalar;
+using dc::Tensor;
+
+bool is_number(nb::handle h) { return PyBool_Check(h.ptr()) || PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()); }
+
+Scalar to_scalar(nb::handle h) {
+  if (PyBool_Check(h.ptr())) return Scalar::from_bool(h.ptr() == Py_True);
+  if (PyLong_Check(h.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    dc::check(!overflow, "Overflow when unpacking long");
+    return Scalar::from_int(v);
+  }
+  return Scalar::from_double(PyFloat_AsDouble(h.ptr()));
+}
+
+/// A Tensor argument that also accepts Python numbers; nullopt for anything else.
+std::optional<Tensor> try_operand(nb::handle h) {
+  if (nb::isinstance<Tensor>(h)) return nb::cast<Tensor>(h);
+  if (is_number(h)) return dc::wrapped_scalar_tensor(to_scalar(h));
+  return std::nullopt;
+}
+
+std::string py_type_name(nb::handle h) { return nb::cast<std::string>(nb::type_name(h.type())); }
+
+Tensor operand(nb::handle h, const char* fn, const char* arg, int pos) {
+  if (auto t = try_operand(h)) return *t;
+  throw nb::type_error((std::string(fn) + "(): argument '" + arg + "' (position " + std::to_string(pos) +
+                        ") must be Tensor, not " + py_type_name(h))
+                           .c_str());
+}
+
+Tensor out_arg(nb::handle out) { return out.is_none() ? Tensor() : nb::cast<Tensor>(out); }
+
+/// torch returns the very `out` object when one is given.
+template <class F>
+auto returning_out(F f) {
+  return [f](nb::handle a, nb::handle b, nb::handle c, nb::handle out) -> nb::object {
+    Tensor r = f(a, b, c, out);
+    return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out);
+  };
+}
+template <class F>
+auto returning_out3(F f) {
+  return [f](nb::handle a, nb::handle b, nb::handle out) -> nb::object {
+    Tensor r = f(a, b, out);
+    return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out);
+  };
+}
+
+std::optional<Scalar> opt_scalar(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  return to_scalar(h);
+}
+
+std::string rounding_mode(nb::handle h) {
+  if (h.is_none()) return "";
+  return nb::cast<std::string>(h);
+}
+
+/// Tensor dunder: NotImplemented for operands torch would not take, so Python tries the other side.
+template <class F>
+nb::object dunder(nb::handle other, F f) {
+  auto o = try_operand(other);
+  if (!o) return nb::borrow(Py_NotImplemented);
+  return nb::cast(f(*o));
+}
+
+/// In-place form: writes into self, returns the same Python object.
+template <class F>
+nb::object inplace(nb::handle self_h, F f) {
+  f(nb::cast<Tensor&>(self_h));
+  return nb::borrow(self_h);
+}
+
+Tensor clamp_any(const Tensor& a, nb::handle min, nb::handle max, const Tensor& out) {
+  const bool tensor_bounds = nb::isinstance<Tensor>(min) || nb::isinstance<Tensor>(max);
+  if (!tensor_bounds) return dc::clamp(a, opt_scalar(min), opt_scalar(max), out);
+  const Tensor lo = min.is_none() ? Tensor() : operand(min, "clamp", "min", 2);
+  const Tensor hi = max.is_none() ? Tensor() : operand(max, "clamp", "max", 3);
+  return dc::clamp(a, lo, hi, out);
+}
+
+constexpr std::pair<const char*, dc::CompareOp> kCompares[] = {
+    {"eq", dc::CompareOp::Eq}, {"ne", dc::CompareOp::Ne}, {"lt", dc::CompareOp::Lt},
+    {"le", dc::CompareOp::Le}, {"gt", dc::CompareOp::Gt}, {"ge", dc::CompareOp::Ge}};
+
+void bind_module_functions(nb::module_& m) {
+  auto add = [](nb::handle a, nb::handle b, nb::handle alpha, nb::handle out) {
+    return dc::add(operand(a, "add", "input", 1), operand(b, "add", "other", 2), to_scalar(alpha), out_arg(out));
+  };
+  auto sub = [](nb::handle a, nb::handle b, nb::handle alpha, nb::handle out) {
+    return dc::sub(operand(a, "sub", "input", 1), operand(b, "sub", "other", 2), to_scalar(alpha), out_arg(out));
+  };
+  for (const char* name : {"add"})
+    m.def(name, returning_out(add), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, nb::arg("out") = nb::none());
+  for (const char* name : {"sub", "subtract"})
+    m.def(name, returning_out(sub), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, nb::arg("out") = nb::none());
+  auto mul = [](nb::handle a, nb::handle b, nb::handle out) {
+    return dc::mul(operand(a, "mul", "input", 1), operand(b, "mul", "other", 2), out_arg(out));
+  };
+  for (const char* name : {"mul", "multiply"})
+    m.def(name, returning_out3(mul), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  auto div = [](nb::handle a, nb::handle b, nb::handle mode, nb::handle out) {
+    return dc::div(operand(a, "div", "input", 1), operand(b, "div", "other", 2), rounding_mode(mode), out_arg(out));
+  };
+  for (const char* name : {"div", "divide"})
+    m.def(name, returning_out(div), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none(),
+          nb::arg("out") = nb::none());
+  m.def(
+      "true_divide",
+      [](nb::handle a, nb::handle b, nb::handle out) {
+        return dc::div(operand(a, "true_divide", "input", 1), operand(b, "true_divide", "other", 2), "", out_arg(out));
+      },
+      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  m.def(
+      "floor_divide",
+      [](nb::handle a, nb::handle b, nb::handle out) {
+        return dc::floor_divide(operand(a, "floor_divide", "input", 1), operand(b, "floor_divide", "other", 2),
+                                out_arg(out));
+      },
+      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  m.def(
+      "maximum",
+      [](const Tensor& a, const Tensor& b, nb::handle out) { return dc::maximum(a, b, out_arg(out)); },
+      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  m.def(
+      "minimum",
+      [](const Tensor& a, const Tensor& b, nb::handle out) { return dc::minimum(a, b, out_arg(out)); },
+      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  for (const char* name : {"neg", "negative"})
+    m.def(name, [](const Tensor& a, nb::handle out) { return dc::neg(a, out_arg(out)); }, nb::arg("input"),
+          nb::kw_only(), nb::arg("out") = nb::none());
+  for (const char* name : {"abs", "absolute"})
+    m.def(name, [](const Tensor& a, nb::handle out) { return dc::abs(a, out_arg(out)); }, nb::arg("input"),
+          nb::kw_only(), nb::arg("out") = nb::none());
+  for (const auto& [name, op] : kCompares) {
+    const dc::CompareOp cop = op;
+    const std::string fn = name;
+    m.def(
+        name,
+        [cop, fn](nb::handle a, nb::handle b, nb::handle out) {
+          return dc::compare(cop, operand(a, fn.c_str(), "input", 1), operand(b, fn.c_str(), "other", 2), out_arg(out));
+        },
+        nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
+  }
+  m.def(
+      "where",
+      [](const Tensor& cond, nb::handle x, nb::handle y) {
+        return dc::where(cond, operand(x, "where", "input", 2), operand(y, "where", "other", 3));
+      },
+      nb::arg("condition"), nb::arg("input"), nb::arg("other"));
+  for (const char* name : {"clamp", "clip"})
+    m.def(name, [](const Tensor& a, nb::handle min, nb::handle max, nb::handle out) { return clamp_any(a, min, max, out_arg(out)); },
+          nb::arg("input"), nb::arg("min") = nb::none(), nb::arg("max") = nb::none(), nb::kw_only(),
+          nb::arg("out") = nb::none());
+  m.def(
+      "result_type",
+      [](nb::handle a, nb::handle b) {
+        return dc::result_type(operand(a, "result_type", "tensor1", 1), operand(b, "result_type", "tensor2", 2));
+      },
+      nb::arg("tensor1"), nb::arg("tensor2"));
+  m.def("can_cast", &dc::can_cast, nb::arg("from_"), nb::arg("to"));
+}
+
+void bind_operators(TensorClass& cls) {
+  auto add = [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::add(s, t, Scalar::from_int(1)); }); };
+  auto mul = [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::mul(s, t); }); };
+  cls.def("__add__", add).def("__radd__", add).def("__mul__", mul).def("__rmul__", mul);
+  cls.def("__sub__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::sub(s, t, Scalar::from_int(1)); }); });
+  // torch.rsub(self, other) = other - self
+  cls.def("__rsub__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::sub(t, s, Scalar::from_int(1)); }); });
+  cls.def("__truediv__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::div(s, t); }); });
+  // torch/_tensor.py __rdiv__: self.reciprocal() * other (two roundings, not other / self)
+  cls.def("__rtruediv__", [](const Tensor& s, nb::handle o) {
+    return dunder(o, [&](const Tensor& t) {
+      return dc::mul(dc::div(dc::wrapped_scalar_tensor(Scalar::from_int(1)), s), t);
+    });
+  });
+  cls.def("__floordiv__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::floor_divide(s, t); }); });
+  cls.def("__rfloordiv__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::floor_divide(t, s); }); });
+  cls.def("__iadd__", [](nb::handle s, nb::handle o) {
+    return inplace(s, [&](Tensor& self) { dc::add(self, operand(o, "add_", "other", 1), Scalar::from_int(1), self); });
+  });
+  cls.def("__isub__", [](nb::handle s, nb::handle o) {
+    return inplace(s, [&](Tensor& self) { dc::sub(self, operand(o, "sub_", "other", 1), Scalar::from_int(1), self); });
+  });
+  cls.def("__imul__", [](nb::handle s, nb::handle o) {
+    return inplace(s, [&](Tensor& self) { dc::mul(self, operand(o, "mul_", "other", 1), self); });
+  });
+  cls.def("__itruediv__", [](nb::handle s, nb::handle o) {
+    return inplace(s, [&](Tensor& self) { dc::div(self, operand(o, "div_", "other", 1), "", self); });
+  });
+  cls.def("__neg__", [](const Tensor& s) { return dc::neg(s); });
+  cls.def("__abs__", [](const Tensor& s) { return dc::abs(s); });
+  static constexpr const char* kDunders[] = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"};
+  for (int i = 0; i < 6; ++i) {
+    const dc::CompareOp op = kCompares[i].second;
+    cls.def(kDunders[i], [op](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::compare(op, s, t); }); });
+  }
+  // torch's Tensor.__hash__ is id(self); keep tensors usable as dict keys next to __eq__.
+  cls.def("__hash__", [](nb::handle s) { return reinterpret_cast<intptr_t>(s.ptr()); });
+}
+
+void bind_methods(TensorClass& cls) {
+  cls.def("add", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::add(s, operand(o, "add", "other", 1), to_scalar(alpha)); },
+          nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
+  cls.def("add_", [](nb::handle s, nb::handle o, nb::handle alpha) {
+    return inplace(s, [&](Tensor& self) { dc::add(self, operand(o, "add_", "other", 1), to_scalar(alpha), self); });
+  }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
+  cls.def("sub", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::sub(s, operand(o, "sub", "other", 1), to_scalar(alpha)); },
+          nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
+  cls.def("sub_", [](nb::handle s, nb::handle o, nb::handle alpha) {
+    return inplace(s, [&](Tensor& self) { dc::sub(self, operand(o, "sub_", "other", 1), to_scalar(alpha), self); });
+  }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
+  cls.def("mul", [](const Tensor& s, nb::handle o) { return dc::mul(s, operand(o, "mul", "other", 1)); }, nb::arg("other"));
+  cls.def("mul_", [](nb::handle s, nb::handle o) {
+    return inplace(s, [&](Tensor& self) { dc::mul(self, operand(o, "mul_", "other", 1), self); });
+  }, nb::arg("other"));
+  cls.def("div", [](const Tensor& s, nb::handle o, nb::handle mode) { return dc::div(s, operand(o, "div", "other", 1), rounding_mode(mode)); },
+          nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
+  cls.def("div_", [](nb::handle s, nb::handle o, nb::handle mode) {
+    return inplace(s, [&](Tensor& self) { dc::div(self, operand(o, "div_", "other", 1), rounding_mode(mode), self); });
+  }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
+  cls.def("true_divide", [](const Tensor& s, nb::handle o) { return dc::div(s, operand(o, "true_divide", "other", 1)); }, nb::arg("other"));
+  cls.def("floor_divide", [](const Tensor& s, nb::handle o) { return dc::floor_divide(s, operand(o, "floor_divide", "other", 1)); }, nb::arg("other"));
+  cls.def("neg", [](const Tensor& s) { return dc::neg(s); });
+  cls.def("negative", [](const Tensor& s) { return dc::neg(s); });
+  cls.def("neg_", [](nb::handle s) { return inplace(s, [](Tensor& self) { dc::neg(self, self); }); });
+  cls.def("abs", [](const Tensor& s) { return dc::abs(s); });
+  cls.def("abs_", [](nb::handle s) { return inplace(s, [](Tensor& self) { dc::abs(self, self); }); });
+  for (const char* name : {"clamp", "clip"})
+    cls.def(name, [](const Tensor& s, nb::handle min, nb::handle max) { return clamp_any(s, min, max, Tensor()); },
+            nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
+  for (const char* name : {"clamp_", "clip_"})
+    cls.def(name, [](nb::handle s, nb::handle min, nb::handle max) {
+      return inplace(s, [&](Tensor& self) { clamp_any(self, min, max, self); });
+    }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
+  cls.def("maximum", [](const Tensor& s, const Tensor& o) { return dc::maximum(s, o); }, nb::arg("other"));
+  cls.def("minimum", [](const Tensor& s, const Tensor& o) { return dc::minimum(s, o); }, nb::arg("other"));
+  for (const auto& [name, op] : kCompares) {
+    const dc::CompareOp cop = op;
+    const std::string fn = name;
+    cls.def(name, [cop, fn](const Tensor& s, nb::handle o) { return dc::compare(cop, s, operand(o, fn.c_str(), "other", 1)); },
+            nb::arg("other"));
+  }
+  cls.def("copy_", [](nb::handle s, const Tensor& src, bool) {
+    return inplace(s, [&](Tensor& self) { dc::copy_(self, src); });
+  }, nb::arg("src"), nb::arg("non_blocking") = false);
+  cls.def("where", [](const Tensor& s, const Tensor& cond, nb::handle o) { return dc::where(cond, s, operand(o, "where", "other", 2)); },
+          nb::arg("condition"), nb::arg("other"));
+}
+
+}  // namespace
+
+void bind_elementwise(nb::module_& m, TensorClass& cls) {
+  bind_module_functions(m);
+  bind_operators(cls);
+  bind_methods(cls);
+}
