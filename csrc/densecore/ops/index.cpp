@@ -1,0 +1,674 @@
+// Indexing mirrored from ATen/TensorIndexing.h (get_item/set_item/applySlicing),
+// ATen/native/TensorAdvancedIndexing.cpp + IndexingUtils.h (make_info, AdvancedIndex, index,
+// index_put_), and ATen/TensorIterator.cpp (reorder_dimensions: the layout of index's output).
+// Kernels only move bytes, so they are exact by construction.
+#include "densecore/ops/index.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "densecore/core/convert.h"
+#include "densecore/core/error.h"
+#include "densecore/ops/copy.h"
+#include "densecore/ops/view.h"
+
+namespace dc {
+namespace {
+
+using Kind = TensorIndex::Kind;
+
+// Calls f(offsets) for each element of `shape` in row-major order; operand k's offset starts at
+// offsets[k] and moves by strides[k][d] along dim d.
+template <class F>
+void for_each_element(std::span<const int64_t> shape, const std::vector<Strides>& strides,
+                      std::vector<int64_t> offsets, F&& f) {
+  const int64_t nd = static_cast<int64_t>(shape.size());
+  for (int64_t s : shape)
+    if (s == 0) return;
+  std::vector<int64_t> idx(nd, 0);
+  const size_t k = offsets.size();
+  while (true) {
+    f(offsets);
+    int64_t d = nd - 1;
+    for (; d >= 0; --d) {
+      if (++idx[d] < shape[d]) {
+        for (size_t i = 0; i < k; ++i) offsets[i] += strides[i][d];
+        break;
+      }
+      for (size_t i = 0; i < k; ++i) offsets[i] -= strides[i][d] * (shape[d] - 1);
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+// `t`'s strides seen from a broadcast `shape` (0 on new and size-1 dims).
+Strides broadcast_strides(const Tensor& t, std::span<const int64_t> shape) {
+  const int64_t nd = static_cast<int64_t>(shape.size()), nt = t.dim();
+  Strides out(nd, 0);
+  for (int64_t i = 0; i < nt; ++i)
+    if (t.sizes()[i] != 1) out[nd - nt + i] = t.strides()[i];
+  return out;
+}
+
+// at::infer_size: the broadcast of a and b, with torch's "tensor a/b" message.
+Shape broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t ia = int64_t(i) - int64_t(n - a.size()), ib = int64_t(i) - int64_t(n - b.size());
+    const int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+    check(sa == sb || sa == 1 || sb == 1,
+          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
+          sa, sb, i);
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
+}
+
+bool is_mask(const Tensor& t) { return t.dtype() == DType::Bool || t.dtype() == DType::UInt8; }
+
+int64_t read_index(const Tensor& t, int64_t offset) {
+  const void* base = t.storage()->data();
+  return t.dtype() == DType::Int32 ? static_cast<const int32_t*>(base)[offset]
+                                   : static_cast<const int64_t*>(base)[offset];
+}
+
+// Output strides TensorIterator gives a fresh output of `shape` from its inputs' strides
+// (TensorIteratorBase::reorder_dimensions + allocate_or_resize_outputs). Inputs are given in
+// operand order with their effective strides (0 where the input has size 1).
+Strides iterator_output_strides(std::span<const int64_t> shape, const std::vector<Strides>& inputs) {
+  const int64_t nd = static_cast<int64_t>(shape.size());
+  if (nd <= 1) return contiguous_strides(shape);
+  // perm[i] = the original dim at position i, fastest-moving first.
+  std::vector<int64_t> perm(nd);
+  std::iota(perm.rbegin(), perm.rend(), 0);
+  const auto should_swap = [&](int64_t d0, int64_t d1) {
+    for (const Strides& s : inputs) {
+      const int64_t s0 = s[d0], s1 = s[d1];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (shape[d0] > shape[d1]) return 1;
+    }
+    return 0;
+  };
+  for (int64_t i = 1; i < nd; ++i) {
+    int64_t dim1 = i;
+    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
+      const int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  bool inverted = true;
+  for (int64_t j = 0; j < nd; ++j) inverted &= perm[j] == nd - j - 1;
+  if (inverted) return contiguous_strides(shape);
+  Strides out(nd);
+  int64_t next = 1;
+  for (int64_t j = 0; j < nd; ++j) {
+    out[perm[j]] = next;
+    next *= shape[perm[j]];
+  }
+  return out;
+}
+
+// Strides of an operand as TensorIterator sees it (compute_strides): 0 where the operand is
+// broadcast (its size is 1 but the iteration shape's is not); size-1 dims of the shape keep theirs.
+Strides operand_strides(std::span<const int64_t> shape, std::span<const int64_t> sizes,
+                        std::span<const int64_t> strides) {
+  Strides out(strides.begin(), strides.end());
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] == 1 && shape[d] != 1) out[d] = 0;
+  return out;
+}
+
+// ------------------------------------------------------------ AdvancedIndex (IndexingUtils.h)
+
+void check_index_types(std::span<const Tensor> indices) {
+  for (const Tensor& t : indices) {
+    if (!t.defined()) continue;
+    const DType d = t.dtype();
+    check<IndexError>(d == DType::Int64 || d == DType::Int32 || d == DType::UInt8 || d == DType::Bool,
+                      "tensors used as indices must be long, int, byte or bool tensors");
+  }
+}
+
+// Masks become one long index per mask dim (their nonzero coordinates).
+std::vector<Tensor> expand_masks(const Tensor& self, std::span<const Tensor> indices) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : indices) {
+    if (!t.defined() || !is_mask(t)) {
+      out.push_back(t);
+      continue;
+    }
+    for (int64_t j = 0; j < t.dim(); ++j) {
+      const int64_t src = static_cast<int64_t>(out.size()) + j;
+      check<IndexError>(t.size(j) == self.size(src),
+                        "The shape of the mask {} at index {} does not match the shape of the indexed "
+                        "tensor {} at index {}",
+                        shape_str(t.sizes()), j, shape_str(self.sizes()), src);
+    }
+    const Tensor nz = nonzero(t);
+    for (int64_t j = 0; j < t.dim(); ++j) out.push_back(select(nz, 1, j));
+  }
+  return out;
+}
+
+std::vector<Tensor> broadcast_indices(std::vector<Tensor> indices) {
+  Shape shape;
+  bool first = true;
+  try {
+    for (const Tensor& t : indices) {
+      if (!t.defined()) continue;
+      shape = first ? t.sizes() : broadcast_shapes(shape, t.sizes());
+      first = false;
+    }
+  } catch (const Error&) {
+    std::string shapes;
+    for (const Tensor& t : indices)
+      if (t.defined()) shapes += (shapes.empty() ? "" : ", ") + shape_str(t.sizes());
+    throw IndexError(
+        "shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes);
+  }
+  for (Tensor& t : indices)
+    if (t.defined() && t.sizes() != shape) t = expand(t, shape);
+  return indices;
+}
+
+bool has_contiguous_subspace(std::span<const Tensor> indices) {
+  auto first = std::ranges::find_if(indices, [](const Tensor& t) { return t.defined(); });
+  auto last = std::find_if(indices.rbegin(), indices.rend(), [](const Tensor& t) { return t.defined(); });
+  return std::find_if(first, last.base(), [](const Tensor& t) { return !t.defined(); }) == last.base();
+}
+
+struct AdvancedIndex {
+  Tensor src;                      // self restrided: indexed dims replaced by the index shape, stride 0
+  std::vector<Tensor> indices;     // each reshaped to [1]*before + index shape + [1]*after
+  Shape indexed_sizes;
+  Strides indexed_strides;         // in elements
+};
+
+AdvancedIndex make_info(Tensor self, std::span<const Tensor> orig) {
+  check_index_types(orig);
+  check<IndexError>(orig.size() <= size_t(self.dim()), "too many indices for tensor of dimension {} (got {})",
+                    self.dim(), orig.size());
+  std::vector<Tensor> indices = broadcast_indices(expand_masks(self, orig));
+  while (indices.size() < size_t(self.dim())) indices.emplace_back();
+  if (!has_contiguous_subspace(indices)) {
+    // Indexed dims go to the front, in order, then the others (torch's transposeToFront).
+    std::vector<int64_t> dims;
+    std::vector<Tensor> moved;
+    for (int64_t pass = 0; pass < 2; ++pass)
+      for (int64_t i = 0; i < self.dim(); ++i)
+        if (indices[i].defined() == (pass == 0)) {
+          dims.push_back(i);
+          moved.push_back(indices[i]);
+        }
+    self = permute(self, dims);
+    indices = std::move(moved);
+  }
+  AdvancedIndex info;
+  int64_t before = 0, after = 0, indexed = 0;
+  Shape replacement;
+  for (int64_t d = 0; d < int64_t(indices.size()); ++d) {
+    if (!indices[d].defined()) {
+      (indexed == 0 ? before : after)++;
+    } else {
+      ++indexed;
+      replacement = indices[d].sizes();
+      info.indexed_sizes.push_back(self.size(d));
+      info.indexed_strides.push_back(self.stride(d));
+    }
+  }
+  const bool indexes_empty_dim = std::ranges::find(info.indexed_sizes, 0) != info.indexed_sizes.end();
+  check<IndexError>(!indexes_empty_dim || std::ranges::find(replacement, 0) != replacement.end(),
+                    "index is out of bounds for dimension with size 0");
+  Shape shape(self.sizes().begin(), self.sizes().begin() + before);
+  Strides strides(self.strides().begin(), self.strides().begin() + before);
+  shape.insert(shape.end(), replacement.begin(), replacement.end());
+  strides.insert(strides.end(), replacement.size(), 0);
+  shape.insert(shape.end(), self.sizes().end() - after, self.sizes().end());
+  strides.insert(strides.end(), self.strides().end() - after, self.strides().end());
+  info.src = self.as_strided_view(shape, strides, self.storage_offset());
+  for (const Tensor& t : indices) {
+    if (!t.defined()) continue;
+    Shape s(before, 1);
+    s.insert(s.end(), t.sizes().begin(), t.sizes().end());
+    s.insert(s.end(), after, 1);
+    info.indices.push_back(reshape(t, s));
+  }
+  return info;
+}
+
+// Calls f(dst_offset, src_offset) over info.src's shape; `dst_strides` lays out the other operand.
+template <class F>
+void for_each_indexed(const AdvancedIndex& info, const Strides& other_strides, int64_t other_offset,
+                      F&& f) {
+  const Shape& shape = info.src.sizes();
+  std::vector<Strides> strides{info.src.strides(), other_strides};
+  std::vector<int64_t> offsets{info.src.storage_offset(), other_offset};
+  for (const Tensor& t : info.indices) {
+    strides.push_back(broadcast_strides(t, shape));
+    offsets.push_back(t.storage_offset());
+  }
+  const size_t n = info.indices.size();
+  for_each_element(shape, strides, offsets, [&](const std::vector<int64_t>& off) {
+    int64_t src = off[0];
+    for (size_t j = 0; j < n; ++j) {
+      int64_t v = read_index(info.indices[j], off[2 + j]);
+      const int64_t size = info.indexed_sizes[j];
+      check<IndexError>(v >= -size && v < size, "index {} is out of bounds for dimension {} with size {}",
+                        v, j, size);
+      if (v < 0) v += size;
+      src += v * info.indexed_strides[j];
+    }
+    f(src, off[1]);
+  });
+}
+
+void copy_element(void* dst_base, int64_t dst, const void* src_base, int64_t src, size_t item) {
+  std::memcpy(static_cast<char*>(dst_base) + dst * item, static_cast<const char*>(src_base) + src * item,
+              item);
+}
+
+// The mask of x[mask] = v with one-element v, unsqueezed to self's dims (canDispatchToMaskedFill).
+std::optional<Tensor> masked_fill_mask(const Tensor& self, std::span<const Tensor> indices,
+                                       const Tensor& value) {
+  if (value.numel() != 1) return std::nullopt;
+  int64_t num_ind = 0;
+  Tensor mask;
+  for (const Tensor& t : indices) {
+    if (!t.defined()) {
+      ++num_ind;
+      continue;
+    }
+    if (!is_mask(t) || mask.defined()) return std::nullopt;
+    mask = t;
+    for (int64_t j = 0; j < t.dim(); ++j)
+      check<IndexError>(t.size(j) == self.size(num_ind + j),
+                        "The shape of the mask {} at index {} does not match the shape of the indexed "
+                        "tensor {} at index {}",
+                        shape_str(t.sizes()), j, shape_str(self.sizes()), num_ind + j);
+    num_ind += t.dim();
+  }
+  if (!mask.defined()) return std::nullopt;
+  for (int64_t i = num_ind; i < self.dim(); ++i) mask = unsqueeze(mask, -1);
+  return mask;
+}
+
+// ------------------------------------------------------------ get_item / set_item helpers
+
+Tensor bool_to_index(bool v) {
+  const int64_t n[] = {v ? 1 : 0};
+  Tensor t = Tensor::empty(n, DType::Int64);
+  if (v) t.data<int64_t>()[0] = 0;
+  return t;
+}
+
+Tensor apply_select(const Tensor& self, int64_t dim, int64_t index, int64_t real_dim) {
+  check<IndexError>(!(index == 0 && dim == 0 && self.dim() == 0),
+                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+  const int64_t size = self.size(dim);
+  check<IndexError>(index >= -size && index < size, "index {} is out of bounds for dimension {} with size {}",
+                    index, real_dim, size);
+  return select(self, dim, index);
+}
+
+Tensor apply_slice(const Tensor& self, int64_t dim, const TensorIndex& s) {
+  check<ValueError>(s.step > 0, "step must be greater than zero");
+  return slice(self, dim, s.start, s.stop, s.step);
+}
+
+int64_t count_specified_dims(std::span<const TensorIndex> indices) {
+  int64_t count = 0;
+  for (const TensorIndex& i : indices) {
+    if (i.kind == Kind::Tensor)
+      count += is_mask(i.tensor) ? i.tensor.dim() : 1;
+    else if (i.kind != Kind::None && i.kind != Kind::Ellipsis && i.kind != Kind::Boolean)
+      ++count;
+  }
+  return count;
+}
+
+// Tensor indices go in outIndices at the dim they index (torch's recordTensorIndex).
+void record_tensor_index(const Tensor& t, std::vector<Tensor>& out, int64_t& dim) {
+  if (out.empty()) out.resize(dim);
+  out.push_back(t);
+  dim += is_mask(t) ? t.dim() : 1;
+}
+
+// Basic indices applied as views; tensor indices collected for dispatch_index (applySlicing).
+Tensor apply_slicing(const Tensor& self, std::span<const TensorIndex> indices, std::vector<Tensor>& out) {
+  const int64_t specified = count_specified_dims(indices);
+  check<IndexError>(specified <= self.dim(), "too many indices for tensor of dimension {}", self.dim());
+  Tensor result = self;
+  int64_t dim = 0;
+  const auto pad = [&](int64_t n) {
+    if (!out.empty()) out.resize(out.size() + n);
+  };
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const TensorIndex& idx = indices[i];
+    switch (idx.kind) {
+      case Kind::Integer:
+        result = apply_select(result, dim, idx.integer, int64_t(i));
+        break;
+      case Kind::Slice:
+        // torch skips the slice when it is the whole dim with step 1 (same layout either way).
+        result = apply_slice(result, dim, idx);
+        ++dim;
+        pad(1);
+        break;
+      case Kind::Ellipsis:
+        dim += self.dim() - specified;
+        pad(self.dim() - specified);
+        break;
+      case Kind::None:
+        result = unsqueeze(result, dim);
+        ++dim;
+        pad(1);
+        break;
+      case Kind::Boolean:
+        result = unsqueeze(result, dim);
+        record_tensor_index(bool_to_index(idx.boolean), out, dim);
+        break;
+      case Kind::Tensor: {
+        const Tensor& t = idx.tensor;
+        if (t.dim() == 0 && is_integral(t.dtype(), true)) {
+          if (!is_mask(t)) {
+            result = apply_select(result, dim, item(t).to_int(), int64_t(i));
+          } else {
+            result = unsqueeze(result, dim);
+            record_tensor_index(bool_to_index(item(t).to_int() != 0), out, dim);
+          }
+        } else {
+          record_tensor_index(t, out, dim);
+        }
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+std::vector<Tensor> trim_trailing_undefined(std::vector<Tensor> v) {
+  while (!v.empty() && !v.back().defined()) v.pop_back();
+  return v;
+}
+
+// Drops leading size-1 dims of value (torch's slicePrefix1sSize).
+Tensor slice_prefix_ones(const Tensor& value) {
+  size_t first = 0;
+  while (first < value.sizes().size() && value.sizes()[first] == 1) ++first;
+  if (first == 0) return value;
+  const Shape s(value.sizes().begin() + first, value.sizes().end());
+  return view(value, s);
+}
+
+// dst = src with torch's setitem broadcasting (copy_to).
+void copy_to(const Tensor& dst, const Tensor& src) {
+  if (dst.sizes() == src.sizes() || src.dim() == 0) {
+    copy_(dst, src);
+    return;
+  }
+  copy_(dst, expand(slice_prefix_ones(src), dst.sizes()));
+}
+
+// "long int" etc.: caffe2::TypeMeta's names, which torch prints for some dtype errors.
+const char* type_meta_name(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int8: return "signed char";
+    case DType::Int16: return "short int";
+    case DType::Int32: return "int";
+    case DType::Int64: return "long int";
+    case DType::Float16: return "c10::Half";
+    case DType::BFloat16: return "c10::BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  return "";
+}
+
+}  // namespace
+
+// ------------------------------------------------------------ public
+
+Tensor value_to_tensor(const Scalar& s, DType dtype) {
+  Tensor t = Tensor::empty({}, dtype);
+  dispatch_dtype(dtype, [&]<class T>() {
+    T v;
+    if (s.is_floating()) v = convert<T>(s.v.d);
+    else if (s.is_bool()) v = convert<T>(s.v.b);
+    else v = convert<T>(s.v.i);
+    *t.data<T>() = v;
+  });
+  return t;
+}
+
+Scalar item(const Tensor& t) {
+  check(t.numel() == 1, "a Tensor with {} elements cannot be converted to Scalar", t.numel());
+  const int64_t off = t.storage_offset();
+  return dispatch_dtype(t.dtype(), [&]<class T>() {
+    const T v = static_cast<const T*>(t.storage()->data())[off];
+    if constexpr (std::is_same_v<T, bool>) return Scalar::from_bool(v);
+    else if constexpr (std::is_integral_v<T>) return Scalar::from_int(int64_t(v));
+    else return Scalar::from_double(static_cast<double>(static_cast<opmath_t<T>>(v)));
+  });
+}
+
+Tensor nonzero(const Tensor& self) {
+  std::vector<int64_t> coords;
+  const int64_t nd = self.dim();
+  std::vector<int64_t> idx(nd, 0);
+  dispatch_dtype(self.dtype(), [&]<class T>() {
+    const T* base = static_cast<const T*>(self.storage()->data());
+    for_each_element(self.sizes(), {self.strides()}, {self.storage_offset()},
+                     [&](const std::vector<int64_t>& off) {
+                       if (convert<bool>(base[off[0]])) coords.insert(coords.end(), idx.begin(), idx.end());
+                       for (int64_t d = nd - 1; d >= 0; --d) {
+                         if (++idx[d] < self.sizes()[d]) break;
+                         idx[d] = 0;
+                       }
+                     });
+  });
+  const int64_t shape[] = {nd ? int64_t(coords.size()) / nd : (self.numel() && convert<bool>(item(self).to_double()) ? 1 : 0), nd};
+  Tensor out = Tensor::empty(shape, DType::Int64);
+  std::copy(coords.begin(), coords.end(), out.data<int64_t>());
+  return out;
+}
+
+Tensor index(const Tensor& self, std::span<const Tensor> indices) {
+  const AdvancedIndex info = make_info(self, indices);
+  const Shape& shape = info.src.sizes();
+  std::vector<Strides> operands{operand_strides(shape, shape, info.src.strides())};
+  for (const Tensor& t : info.indices) operands.push_back(operand_strides(shape, t.sizes(), t.strides()));
+  const Strides out_strides = iterator_output_strides(shape, operands);
+  int64_t nbytes_elems = 1;
+  for (size_t d = 0; d < shape.size(); ++d) nbytes_elems += (shape[d] - 1) * out_strides[d];
+  const int64_t numel = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<int64_t>());
+  const int64_t storage_elems = numel == 0 ? 0 : nbytes_elems;
+  Tensor out = Tensor::from_storage(make_storage(size_t(storage_elems) * self.itemsize()), shape,
+                                    out_strides, 0, self.dtype());
+  const size_t item = self.itemsize();
+  for_each_indexed(info, out_strides, 0, [&](int64_t src, int64_t dst) {
+    copy_element(out.storage()->data(), dst, self.storage()->data(), src, item);
+  });
+  return out;
+}
+
+const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value) {
+  check_index_types(indices);
+  if (auto mask = masked_fill_mask(self, indices, value)) return masked_fill_(self, *mask, item(value));
+  const AdvancedIndex info = make_info(self, indices);
+  const Shape& shape = info.src.sizes();
+  bool expandable = value.dim() <= int64_t(shape.size());
+  for (int64_t i = 0; expandable && i < value.dim(); ++i) {
+    const int64_t vs = value.sizes()[value.dim() - 1 - i], ss = shape[shape.size() - 1 - i];
+    expandable = vs == ss || vs == 1;
+  }
+  check(expandable, "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
+        shape_str(value.sizes()), shape_str(shape));
+  check(value.dtype() == self.dtype(),
+        "Index put requires the source and destination dtypes match, got {} for the destination and {} "
+        "for the source.",
+        scalar_type_name(self.dtype()), scalar_type_name(value.dtype()));
+  const size_t item_size = self.itemsize();
+  for_each_indexed(info, broadcast_strides(value, shape), value.storage_offset(),
+                   [&](int64_t dst, int64_t src) {
+                     copy_element(self.storage()->data(), dst, value.storage()->data(), src, item_size);
+                   });
+  self.bump_version();
+  return self;
+}
+
+Tensor get_item(const Tensor& self, std::span<const TensorIndex> indices) {
+  if (indices.size() == 1) {
+    const TensorIndex& i = indices[0];
+    switch (i.kind) {
+      case Kind::Integer: return apply_select(self, 0, i.integer, 0);
+      case Kind::Slice: return apply_slice(self, 0, i);
+      case Kind::None: return unsqueeze(self, 0);
+      case Kind::Ellipsis: return alias(self);
+      case Kind::Boolean: {
+        const Tensor idx[] = {bool_to_index(i.boolean)};
+        return index(unsqueeze(self, 0), idx);
+      }
+      case Kind::Tensor: break;
+    }
+  }
+  std::vector<Tensor> tensors;
+  Tensor sliced = apply_slicing(self, indices, tensors);
+  if (tensors.empty()) return sliced.is_same(self) ? alias(sliced) : sliced;
+  return index(sliced, trim_trailing_undefined(std::move(tensors)));
+}
+
+void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Tensor& value) {
+  if (indices.size() == 1) {
+    const TensorIndex& i = indices[0];
+    switch (i.kind) {
+      case Kind::Boolean:
+        if (i.boolean) copy_to(unsqueeze(self, 0), value);
+        return;
+      case Kind::Ellipsis: return copy_to(self, value);
+      case Kind::None: return copy_to(unsqueeze(self, 0), value);
+      case Kind::Integer: return copy_to(apply_select(self, 0, i.integer, 0), value);
+      case Kind::Slice: return copy_to(apply_slice(self, 0, i), value);
+      case Kind::Tensor: break;
+    }
+  }
+  std::vector<Tensor> tensors;
+  Tensor sliced = apply_slicing(self, indices, tensors);
+  if (tensors.empty()) return copy_to(sliced, value);
+  // sliced shares self's version counter, so index_put_ bumps self's version.
+  index_put_(sliced, trim_trailing_undefined(std::move(tensors)), slice_prefix_ones(value));
+}
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  dim = wrap_dim(dim, self.dim());
+  check<IndexError>(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
+        "index_select(): Expected dtype int32 or int64 for index");
+  const int64_t n = index.numel();
+  Shape shape = self.sizes();
+  if (self.dim() > 0) shape[dim] = n;
+  Tensor out = Tensor::empty(shape, self.dtype());
+  const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
+  const int64_t in_stride = self.dim() > 0 ? self.stride(dim) : 0;
+  const int64_t idx_stride = index.dim() > 0 ? index.stride(0) : 0;
+  // Iterate the output with the selected dim's stride set to 0 in self, adding the looked-up row.
+  Strides self_strides = self.strides();
+  if (self.dim() > 0) self_strides[dim] = 0;
+  Strides idx_strides(shape.size(), 0);
+  if (self.dim() > 0) idx_strides[dim] = idx_stride;
+  const size_t item_size = self.itemsize();
+  for_each_element(shape, {out.strides(), self_strides, idx_strides},
+                   {0, self.storage_offset(), index.storage_offset()},
+                   [&](const std::vector<int64_t>& off) {
+                     const int64_t v = read_index(index, off[2]);
+                     check<IndexError>(v >= 0 && v < size, "index out of range in self");
+                     const int64_t src = off[1] + v * in_stride;
+                     copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
+                   });
+  return out;
+}
+
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  check(mask.dtype() == DType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+        type_meta_name(mask.dtype()));
+  const Shape shape = broadcast_shapes(self.sizes(), mask.sizes());
+  check(shape == self.sizes(), "output with shape {} doesn't match the broadcast shape {}",
+        shape_str(self.sizes()), shape_str(shape));
+  const Tensor v = value_to_tensor(value, self.dtype());
+  const size_t item_size = self.itemsize();
+  const bool* m = static_cast<const bool*>(mask.storage()->data());
+  for_each_element(shape, {self.strides(), broadcast_strides(mask, shape)},
+                   {self.storage_offset(), mask.storage_offset()}, [&](const std::vector<int64_t>& off) {
+                     if (m[off[1]]) copy_element(self.storage()->data(), off[0], v.data_ptr(), 0, item_size);
+                   });
+  self.bump_version();
+  return self;
+}
+
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  check(value.dim() == 0,
+        "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+        value.dim());
+  return masked_fill_(self, mask, item(value));
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
+  Tensor out = clone(expand(self, shape));
+  masked_fill_(out, mask, value);
+  reset_version(out);  // a new tensor starts at version 0, as torch's result does
+  return out;
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
+  Tensor out = clone(expand(self, shape));
+  masked_fill_(out, mask, value);
+  reset_version(out);  // a new tensor starts at version 0, as torch's result does
+  return out;
+}
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  dim = wrap_dim(dim, self.dim());
+  check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
+        "gather(): Expected dtype int32/int64 for index");
+  check(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
+        "Index tensor must have the same number of dimensions as input tensor");
+  for (int64_t d = 0; d < index.dim(); ++d)
+    if (d != dim)
+      check(index.size(d) <= self.size(d),
+            "Size does not match at dimension {} expected index {} to be no larger than self {} apart "
+            "from dimension {}",
+            d, shape_str(index.sizes()), shape_str(self.sizes()), dim);
+  Tensor out = Tensor::empty(index.sizes(), self.dtype());
+  const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
+  const int64_t in_stride = self.dim() > 0 ? self.stride(dim) : 0;
+  Strides self_strides = self.strides();
+  if (self.dim() > 0) self_strides[dim] = 0;
+  const size_t item_size = self.itemsize();
+  for_each_element(index.sizes(), {out.strides(), self_strides, index.strides()},
+                   {0, self.storage_offset(), index.storage_offset()},
+                   [&](const std::vector<int64_t>& off) {
+                     const int64_t v = read_index(index, off[2]);
+                     // gather does not wrap negative indices.
+                     check(v >= 0 && v < size, "index {} is out of bounds for dimension {} with size {}", v,
+                           dim, size);
+                     const int64_t src = off[1] + v * in_stride;
+                     copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
+                   });
+  return out;
+}
+
+}  // namespace dc

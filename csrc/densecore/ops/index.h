@@ -1,0 +1,59 @@
+// Indexing: Python's x[...] / x[...] = v as torch's (ATen/TensorIndexing.h get_item/set_item),
+// advanced indexing (index / index_put_, ATen/native/TensorAdvancedIndexing.cpp), index_select,
+// masked_fill, gather. Basic indices give views; tensor indices give copies.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "densecore/core/scalar.h"
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+/// One element of an index tuple after Python parsing (torch's at::indexing::TensorIndex).
+struct TensorIndex {
+  enum class Kind : uint8_t { None, Ellipsis, Integer, Boolean, Slice, Tensor };
+  Kind kind = Kind::None;
+  int64_t integer = 0;  // Integer
+  bool boolean = false;  // Boolean
+  int64_t start = 0, stop = 0, step = 1;  // Slice, already unpacked like PySlice_Unpack
+  Tensor tensor;  // Tensor
+
+  static TensorIndex none() { return {}; }
+  static TensorIndex ellipsis() { TensorIndex i; i.kind = Kind::Ellipsis; return i; }
+  static TensorIndex of_int(int64_t v) { TensorIndex i; i.kind = Kind::Integer; i.integer = v; return i; }
+  static TensorIndex of_bool(bool v) { TensorIndex i; i.kind = Kind::Boolean; i.boolean = v; return i; }
+  static TensorIndex of_slice(int64_t start, int64_t stop, int64_t step) {
+    TensorIndex i; i.kind = Kind::Slice; i.start = start; i.stop = stop; i.step = step; return i;
+  }
+  static TensorIndex of_tensor(Tensor t) { TensorIndex i; i.kind = Kind::Tensor; i.tensor = std::move(t); return i; }
+};
+
+/// x[indices]: a view for ints/slices/None/Ellipsis, a copy when any tensor or bool index is present.
+Tensor get_item(const Tensor& self, std::span<const TensorIndex> indices);
+/// x[indices] = value (value already a tensor; Python scalars become 0-dim tensors of self's dtype).
+void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Tensor& value);
+
+/// torch.Tensor.index with optional (undefined = ':') index tensors: long/int/byte/bool.
+Tensor index(const Tensor& self, std::span<const Tensor> indices);
+/// torch.Tensor.index_put_ without accumulate: with duplicate indices the last write (in row-major
+/// order of the indexed shape) wins, as torch's serial CPU kernel does.
+const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value);
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
+/// The (n, ndim) int64 coordinates of the nonzero elements, row-major (torch.nonzero).
+Tensor nonzero(const Tensor& self);
+
+/// A 0-dim tensor of `dtype` holding s converted as c10::Scalar::to<T> does (torch's scalarToTensor).
+Tensor value_to_tensor(const Scalar& s, DType dtype);
+/// The value of a one-element tensor as a Scalar of its kind (torch's item()).
+Scalar item(const Tensor& t);
+
+}  // namespace dc

@@ -1,0 +1,518 @@
+// Views mirrored from aten/src/ATen/native/TensorShape.cpp, aten/src/ATen/InferSize.h,
+// aten/src/ATen/TensorUtils.cpp (computeStride) and aten/src/ATen/ExpandUtils.cpp.
+#include "densecore/ops/view.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "densecore/core/error.h"
+#include "densecore/ops/copy.h"
+
+namespace dc {
+namespace {
+
+int64_t product(std::span<const int64_t> v) {
+  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<int64_t>());
+}
+
+int64_t ndim_of(const Layout& l) { return static_cast<int64_t>(l.sizes.size()); }
+
+}  // namespace
+
+Layout layout_of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_offset()}; }
+
+Tensor make_view(const Tensor& t, const Layout& l) { return t.as_strided_view(l.sizes, l.strides, l.offset); }
+
+std::string type_and_sizes_str(const Tensor& t) {
+  return format("torch.{}Tensor{{}}", scalar_type_name(t.dtype()), shape_str(t.sizes()));
+}
+
+// ---------------------------------------------------------------- layouts
+
+Shape infer_size(std::span<const int64_t> shape, int64_t numel) {
+  int64_t known = 1;
+  std::optional<int64_t> infer_dim;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == -1) {
+      check(!infer_dim, "only one dimension can be inferred");
+      infer_dim = d;
+    } else {
+      check(shape[d] >= 0, "invalid shape dimension {} at index {} of shape {}", shape[d], d,
+            shape_str(shape));
+      known *= shape[d];
+    }
+  }
+  Shape out(shape.begin(), shape.end());
+  // -1 can only be inferred when the known dims divide numel (and are not zero).
+  const bool ok = numel == known || (infer_dim && known > 0 && numel % known == 0);
+  check(ok, "shape '{}' is invalid for input of size {}", shape_str(shape), numel);
+  if (infer_dim) {
+    check(known != 0,
+          "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension "
+          "size -1 can be any value and is ambiguous",
+          shape_str(shape));
+    out[*infer_dim] = numel / known;
+  }
+  return out;
+}
+
+std::optional<Strides> compute_stride(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                                      std::span<const int64_t> new_sizes) {
+  const int64_t nnew = static_cast<int64_t>(new_sizes.size());
+  if (sizes.empty()) return Strides(nnew, 1);
+  const int64_t numel = product(sizes);
+  // numel == 0: strides are arbitrary; torch keeps them if the shape is unchanged, else uses
+  // resize-like strides.
+  if (numel == 0 && std::ranges::equal(sizes, new_sizes)) return Strides(strides.begin(), strides.end());
+  Strides out(nnew);
+  if (numel == 0) {
+    for (int64_t d = nnew - 1; d >= 0; --d)
+      out[d] = d == nnew - 1 ? 1 : std::max<int64_t>(new_sizes[d + 1], 1) * out[d + 1];
+    return out;
+  }
+  // Walk "chunks" of old dims that are contiguous with each other; each chunk must be covered
+  // exactly by a run of new dims.
+  int64_t view_d = nnew - 1;
+  int64_t chunk_base_stride = strides.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= sizes[d];
+    const bool chunk_ends =
+        d == 0 || (sizes[d - 1] != 1 && strides[d - 1] != tensor_numel * chunk_base_stride);
+    if (!chunk_ends) continue;
+    while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d] == 1)) {
+      out[view_d] = view_numel * chunk_base_stride;
+      view_numel *= new_sizes[view_d];
+      --view_d;
+    }
+    if (view_numel != tensor_numel) return std::nullopt;
+    if (d > 0) {
+      chunk_base_stride = strides[d - 1];
+      tensor_numel = 1;
+      view_numel = 1;
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return out;
+}
+
+Layout view_layout(const Layout& l, std::span<const int64_t> shape) {
+  const Shape sizes = infer_size(shape, product(l.sizes));
+  auto strides = compute_stride(l.sizes, l.strides, sizes);
+  check(strides.has_value(),
+        "view size is not compatible with input tensor's size and stride (at least one dimension "
+        "spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return {sizes, std::move(*strides), l.offset};
+}
+
+Layout transpose_layout(const Layout& l, int64_t dim0, int64_t dim1) {
+  Layout out = l;
+  const int64_t n = ndim_of(l);
+  dim0 = wrap_dim(dim0, n);
+  dim1 = wrap_dim(dim1, n);
+  if (n == 0) return out;  // 0-dim: dims 0 and -1 both name the (absent) only dim
+  std::swap(out.sizes[dim0], out.sizes[dim1]);
+  std::swap(out.strides[dim0], out.strides[dim1]);
+  return out;
+}
+
+Layout permute_layout(const Layout& l, std::span<const int64_t> dims) {
+  const int64_t n = ndim_of(l);
+  check(static_cast<int64_t>(dims.size()) == n,
+        "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+        "the desired ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = {}",
+        n, dims.size());
+  Layout out{Shape(n), Strides(n), l.offset};
+  std::vector<bool> seen(n, false);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t d = wrap_dim(dims[i], n);
+    check(!seen[d], "permute(): duplicate dims are not allowed.");
+    seen[d] = true;
+    out.sizes[i] = l.sizes[d];
+    out.strides[i] = l.strides[d];
+  }
+  return out;
+}
+
+Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, const std::string& type_str) {
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  const int64_t tensor_dim = ndim_of(l);
+  check(ndim >= tensor_dim,
+        "expand({}, size={}): the number of sizes provided ({}) must be greater or equal to the "
+        "number of dimensions in the tensor ({})",
+        type_str, shape_str(sizes), ndim, tensor_dim);
+  Layout out{Shape(ndim), Strides(ndim), l.offset};
+  // Walk from the last dim; new leading dims get stride 0 (torch's inferExpandGeometry).
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    const int64_t offset = ndim - 1 - i;
+    const int64_t dim = tensor_dim - 1 - offset;
+    const int64_t size = dim >= 0 ? l.sizes[dim] : 1;
+    const int64_t stride = dim >= 0 ? l.strides[dim] : out.sizes[i + 1] * out.strides[i + 1];
+    int64_t target = sizes[i];
+    if (target == -1) {
+      check(dim >= 0, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                      "dimension {}", i);
+      target = size;
+    }
+    if (size != target) {
+      check(size == 1,
+            "The expanded size of the tensor ({}) must match the existing size ({}) at "
+            "non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}",
+            target, size, i, shape_str(sizes), shape_str(l.sizes));
+      out.sizes[i] = target;
+      out.strides[i] = 0;
+    } else {
+      out.sizes[i] = size;
+      out.strides[i] = stride;
+    }
+  }
+  return out;
+}
+
+Layout squeeze_layout(const Layout& l) {
+  Layout out{{}, {}, l.offset};
+  for (size_t d = 0; d < l.sizes.size(); ++d) {
+    if (l.sizes[d] == 1) continue;
+    out.sizes.push_back(l.sizes[d]);
+    out.strides.push_back(l.strides[d]);
+  }
+  return out;
+}
+
+Layout squeeze_layout(const Layout& l, std::span<const int64_t> dims) {
+  const int64_t n = ndim_of(l);
+  std::vector<bool> drop(std::max<int64_t>(n, 1), false);
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, n);
+    check(!drop[w], "dim {} appears multiple times in the list of dims", w);
+    drop[w] = true;
+  }
+  Layout out{{}, {}, l.offset};
+  for (int64_t d = 0; d < n; ++d) {
+    if (drop[d] && l.sizes[d] == 1) continue;
+    out.sizes.push_back(l.sizes[d]);
+    out.strides.push_back(l.strides[d]);
+  }
+  return out;
+}
+
+Layout unsqueeze_layout(const Layout& l, int64_t dim) {
+  const int64_t n = ndim_of(l);
+  dim = wrap_dim(dim, n + 1);
+  Layout out = l;
+  const int64_t stride = dim >= n ? 1 : l.sizes[dim] * l.strides[dim];
+  out.sizes.insert(out.sizes.begin() + dim, 1);
+  out.strides.insert(out.strides.begin() + dim, stride);
+  return out;
+}
+
+Layout slice_layout(const Layout& l, int64_t dim, std::optional<int64_t> start,
+                    std::optional<int64_t> end, int64_t step) {
+  const int64_t n = ndim_of(l);
+  check(n > 0, "slice() cannot be applied to a 0-dim tensor.");
+  dim = wrap_dim(dim, n);
+  check<ValueError>(step > 0, "step must be greater than zero");
+  const int64_t size = l.sizes[dim];
+  int64_t s = start.value_or(0), e = end.value_or(INT64_MAX);
+  if (s < 0) s += size;
+  if (e < 0) e += size;
+  s = s < 0 ? 0 : std::min(s, size);
+  e = e < s ? s : std::min(e, size);
+  Layout out = l;
+  out.offset += s * l.strides[dim];
+  out.sizes[dim] = (e - s + step - 1) / step;
+  out.strides[dim] *= step;
+  return out;
+}
+
+Layout narrow_layout(const Layout& l, int64_t dim, int64_t start, int64_t length) {
+  const int64_t n = ndim_of(l);
+  check(n > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  check(length >= 0, "narrow(): length must be non-negative.");
+  dim = wrap_dim(dim, n);
+  const int64_t size = l.sizes[dim];
+  check<IndexError>(start >= -size && start <= size,
+                    "start out of range (expected to be in range of [{}, {}], but got {})", -size, size,
+                    start);
+  if (start < 0) start += size;
+  check(start <= size - length, "start ({}) + length ({}) exceeds dimension size ({}).", start, length,
+        size);
+  return slice_layout(l, dim, start, start + length, 1);
+}
+
+Layout select_layout(const Layout& l, int64_t dim, int64_t index) {
+  const int64_t n = ndim_of(l);
+  check<IndexError>(n > 0, "select() cannot be applied to a 0-dim tensor.");
+  dim = wrap_dim(dim, n);
+  const int64_t size = l.sizes[dim];
+  check<IndexError>(index >= -size && index < size,
+                    "select(): index {} out of range for tensor of size {} at dimension {}", index,
+                    shape_str(l.sizes), dim);
+  if (index < 0) index += size;
+  Layout out = l;
+  out.offset += index * l.strides[dim];
+  out.sizes.erase(out.sizes.begin() + dim);
+  out.strides.erase(out.strides.begin() + dim);
+  return out;
+}
+
+Layout movedim_layout(const Layout& l, std::span<const int64_t> src, std::span<const int64_t> dst) {
+  const int64_t n = ndim_of(l);
+  const auto dims_str = [](std::span<const int64_t> v) { return shape_str(v); };
+  check(src.size() == dst.size(),
+        "movedim: Invalid source or destination dims: source ({} dims) should contain the same "
+        "number of dims as destination ({} dims)",
+        dims_str(src), dims_str(dst));
+  std::vector<int64_t> s(src.size()), d(dst.size());
+  for (size_t i = 0; i < src.size(); ++i) {
+    s[i] = wrap_dim(src[i], n);
+    d[i] = wrap_dim(dst[i], n);
+  }
+  const auto has_dup = [](std::vector<int64_t> v) {
+    std::ranges::sort(v);
+    return std::ranges::adjacent_find(v) != v.end();
+  };
+  check(!has_dup(s), "movedim: repeated dim in `source` ({})", dims_str(src));
+  check(!has_dup(d), "movedim: repeated dim in `destination` ({})", dims_str(dst));
+  if (n <= 1) return l;
+  // Place each source dim at its destination, then fill the rest in order (torch's movedim).
+  std::vector<int64_t> order(n, -1);
+  std::vector<bool> used(n, false);
+  for (size_t i = 0; i < s.size(); ++i) {
+    order[d[i]] = s[i];
+    used[s[i]] = true;
+  }
+  int64_t next = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (order[i] != -1) continue;
+    while (used[next]) ++next;
+    order[i] = next++;
+  }
+  return permute_layout(l, order);
+}
+
+// ---------------------------------------------------------------- tensors
+
+Tensor view(const Tensor& t, std::span<const int64_t> shape) {
+  return make_view(t, view_layout(layout_of(t), shape));
+}
+
+Tensor view_dtype(const Tensor& t, DType dtype) {
+  const int64_t from = t.itemsize(), to = itemsize(dtype);
+  Layout l = layout_of(t);
+  if (from != to) {
+    const auto why = format("to view {} as {} (different element sizes)", scalar_type_name(t.dtype()),
+                            scalar_type_name(dtype));
+    check(t.dim() > 0, "self.dim() cannot be 0 {}", why);
+    check(t.stride(-1) == 1, "self.stride(-1) must be 1 {}, but got {}", why, t.stride(-1));
+    const int64_t last = t.dim() - 1;
+    if (from > to) {
+      const int64_t r = from / to;
+      l.sizes[last] *= r;
+      for (int64_t d = 0; d < last; ++d) l.strides[d] *= r;
+      l.offset *= r;
+    } else {
+      const int64_t r = to / from;
+      check(l.sizes[last] % r == 0, "self.size(-1) must be divisible by {} {}, but got {}", r, why,
+            l.sizes[last]);
+      check(l.offset % r == 0, "self.storage_offset() must be divisible by {} {}, but got {}", r, why,
+            l.offset);
+      for (int64_t d = 0; d < last; ++d)
+        check(l.strides[d] % r == 0, "self.stride({}) must be divisible by {} {}, but got {}", d, r,
+              why, l.strides[d]);
+      l.sizes[last] /= r;
+      for (int64_t d = 0; d < last; ++d) l.strides[d] /= r;
+      l.offset /= r;
+    }
+  }
+  Tensor v = make_view(t, l);
+  v.impl()->dtype = dtype;
+  return v;
+}
+
+Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.sizes()); }
+
+Tensor reshape(const Tensor& t, std::span<const int64_t> shape) {
+  const Shape sizes = infer_size(shape, t.numel());
+  if (auto strides = compute_stride(t.sizes(), t.strides(), sizes))
+    return make_view(t, {sizes, std::move(*strides), t.storage_offset()});
+  Tensor copy = clone(t);
+  reset_version(copy);
+  return view(copy, sizes);
+}
+
+Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
+  return make_view(t, transpose_layout(layout_of(t), dim0, dim1));
+}
+
+Tensor t_(const Tensor& t) {
+  check(t.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is {}D", t.dim());
+  return transpose(t, 0, t.dim() < 2 ? 0 : 1);
+}
+
+Tensor T(const Tensor& t) {
+  std::vector<int64_t> dims(t.dim());
+  std::iota(dims.rbegin(), dims.rend(), 0);
+  return permute(t, dims);
+}
+
+Tensor mT(const Tensor& t) {
+  if (t.dim() == 0) return alias(t);  // torch 2.14 lets a 0-dim tensor through unchanged
+  check(t.dim() >= 2,
+        "tensor.mT is only supported on matrices or batches of matrices. Got {}-D tensor.", t.dim());
+  return transpose(t, -2, -1);
+}
+
+Tensor permute(const Tensor& t, std::span<const int64_t> dims) {
+  return make_view(t, permute_layout(layout_of(t), dims));
+}
+
+Tensor expand(const Tensor& t, std::span<const int64_t> sizes) {
+  return make_view(t, expand_layout(layout_of(t), sizes, type_and_sizes_str(t)));
+}
+
+Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
+
+Tensor squeeze(const Tensor& t) { return make_view(t, squeeze_layout(layout_of(t))); }
+
+Tensor squeeze(const Tensor& t, std::span<const int64_t> dims) {
+  return make_view(t, squeeze_layout(layout_of(t), dims));
+}
+
+Tensor unsqueeze(const Tensor& t, int64_t dim) { return make_view(t, unsqueeze_layout(layout_of(t), dim)); }
+
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+  start_dim = wrap_dim(start_dim, t.dim());
+  end_dim = wrap_dim(end_dim, t.dim());
+  check(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (t.dim() == 0) {
+    const int64_t one[] = {1};
+    return reshape(t, one);
+  }
+  if (start_dim == end_dim) return t;
+  Shape shape(t.sizes().begin(), t.sizes().begin() + start_dim);
+  shape.push_back(product(std::span(t.sizes()).subspan(start_dim, end_dim - start_dim + 1)));
+  shape.insert(shape.end(), t.sizes().begin() + end_dim + 1, t.sizes().end());
+  return reshape(t, shape);
+}
+
+Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes) {
+  // torch wraps the dim's IndexError in a RuntimeError here.
+  check(t.dim() > 0, "unflatten got an unexpected error:\nDimension specified as {} but tensor has no "
+                     "dimensions", dim);
+  dim = wrap_dim(dim, t.dim());
+  check(!sizes.empty(), "unflatten: sizes must be non-empty");
+  const Shape inferred = infer_size(sizes, t.size(dim));
+  check(product(inferred) == t.size(dim),
+        "unflatten: Provided sizes {} don't multiply up to the size of dim {} ({}) in the input tensor",
+        shape_str(sizes), dim, t.size(dim));
+  Shape shape(t.sizes().begin(), t.sizes().begin() + dim);
+  shape.insert(shape.end(), inferred.begin(), inferred.end());
+  shape.insert(shape.end(), t.sizes().begin() + dim + 1, t.sizes().end());
+  return view(t, shape);
+}
+
+Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step) {
+  return make_view(t, slice_layout(layout_of(t), dim, start, end, step));
+}
+
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  return make_view(t, narrow_layout(layout_of(t), dim, start, length));
+}
+
+Tensor select(const Tensor& t, int64_t dim, int64_t index) {
+  return make_view(t, select_layout(layout_of(t), dim, index));
+}
+
+std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
+  check(t.dim() != 0, "split expects at least a 1-dimensional tensor");
+  check(split_size >= 0, "split expects split_size be non-negative, but got split_size={}", split_size);
+  dim = wrap_dim(dim, t.dim());
+  const int64_t size = t.size(dim);
+  check(split_size != 0 || size == 0,
+        "split_size can only be 0 if dimension size is 0, but got dimension size of {}", size);
+  const int64_t num_splits = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
+  const int64_t last = split_size - (split_size * num_splits - size);
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < num_splits; ++i)
+    out.push_back(narrow(t, dim, i * split_size, i == num_splits - 1 ? last : split_size));
+  return out;
+}
+
+std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim) {
+  check(t.dim() != 0, "split expects at least a 1-dimensional tensor");
+  dim = wrap_dim(dim, t.dim());
+  const int64_t size = t.size(dim);
+  int64_t start = 0;
+  for (int64_t s : sizes)
+    check(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                  "split_sizes={}", shape_str(sizes));
+  check(std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) == size,
+        "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension "
+        "{}), but got split_sizes={}",
+        size, dim, shape_str(sizes));
+  std::vector<Tensor> out;
+  for (int64_t s : sizes) {
+    out.push_back(narrow(t, dim, start, s));
+    start += s;
+  }
+  return out;
+}
+
+std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
+  check(t.dim() > 0, "chunk expects at least a 1-dimensional tensor");
+  check(chunks > 0, "chunk expects `chunks` to be greater than 0, got: {}", chunks);
+  dim = wrap_dim(dim, t.dim());
+  const int64_t size = t.size(dim);
+  const int64_t split_size = (size + chunks - 1) / chunks;
+  // Zero-size dim: keep the number of chunks (split would return one).
+  if (split_size == 0 && size == 0) return split_with_sizes(t, Shape(chunks, 0), dim);
+  return split(t, split_size, dim);
+}
+
+std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
+  check<IndexError>(t.dim() > 0, "Dimension specified as {} but tensor has no dimensions", dim);
+  dim = wrap_dim(dim, t.dim());
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < t.size(dim); ++i) out.push_back(select(t, dim, i));
+  return out;
+}
+
+Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                  std::optional<int64_t> offset) {
+  check(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  for (int64_t s : strides)
+    check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: {}",
+          shape_str(strides));
+  const int64_t off = offset.value_or(t.storage_offset());
+  check(off >= 0, "Tensor: invalid storage offset {}", off);
+  // Bytes needed: one past the furthest element (torch's setStorage check).
+  int64_t need = 0;
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    check(sizes[i] >= 0, "Trying to create tensor with negative dimension {}: {}", sizes[i],
+          shape_str(sizes));
+    empty |= sizes[i] == 0;
+    need += (sizes[i] - 1) * strides[i];
+  }
+  const int64_t item = t.itemsize();
+  const int64_t need_bytes = empty ? 0 : (need + 1 + off) * item;
+  check(need_bytes <= static_cast<int64_t>(t.storage()->nbytes()),
+        "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage "
+        "size of {} are out of bounds for storage of size {}",
+        shape_str(sizes), shape_str(strides), off, item, need_bytes, t.storage()->nbytes());
+  return t.as_strided_view(sizes, strides, off);
+}
+
+void reset_version(const Tensor& t) { t.impl()->version->version.store(0, std::memory_order_relaxed); }
+
+Tensor alias(const Tensor& t) { return make_view(t, layout_of(t)); }
+
+Tensor detach(const Tensor& t) { return alias(t); }
+
+Tensor movedim(const Tensor& t, std::span<const int64_t> src, std::span<const int64_t> dst) {
+  return make_view(t, movedim_layout(layout_of(t), src, dst));
+}
+
+}  // namespace dc

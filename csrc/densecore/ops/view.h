@@ -1,0 +1,90 @@
+// Views: ops whose result shares storage and version counter with the input (torch's view ops,
+// aten/src/ATen/native/TensorShape.cpp). Each has a pure layout function (sizes/strides/offset in,
+// layout out, no storage) so layouts can be tested alone, and a Tensor function that applies it.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+/// sizes, strides (elements) and storage offset (elements): everything a view changes.
+struct Layout {
+  Shape sizes;
+  Strides strides;
+  int64_t offset = 0;
+  bool operator==(const Layout&) const = default;
+};
+
+Layout layout_of(const Tensor& t);
+/// A view of `t` with layout `l` (same storage, dtype and version counter).
+Tensor make_view(const Tensor& t, const Layout& l);
+/// "torch.FloatTensor{[2, 3]}" as torch's messages print a tensor's type and sizes.
+std::string type_and_sizes_str(const Tensor& t);
+
+// ---- pure layout functions (torch's geometry helpers) ----
+
+/// Resolves one -1 in `shape` against numel (at::infer_size); RuntimeError as torch's.
+Shape infer_size(std::span<const int64_t> shape, int64_t numel);
+/// Strides viewing (sizes, strides) as new_sizes without a copy, or nullopt (at::detail::computeStride).
+std::optional<Strides> compute_stride(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                                      std::span<const int64_t> new_sizes);
+Layout view_layout(const Layout& l, std::span<const int64_t> shape);
+Layout transpose_layout(const Layout& l, int64_t dim0, int64_t dim1);
+Layout permute_layout(const Layout& l, std::span<const int64_t> dims);
+/// at::inferExpandGeometry; `type_str` names the tensor in the "number of sizes" message.
+Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, const std::string& type_str);
+Layout squeeze_layout(const Layout& l);  // every size-1 dim
+Layout squeeze_layout(const Layout& l, std::span<const int64_t> dims);
+Layout unsqueeze_layout(const Layout& l, int64_t dim);
+/// at::slice with steps > 0: start/end wrapped once, then clamped into [0, size].
+Layout slice_layout(const Layout& l, int64_t dim, std::optional<int64_t> start,
+                    std::optional<int64_t> end, int64_t step);
+Layout narrow_layout(const Layout& l, int64_t dim, int64_t start, int64_t length);
+Layout select_layout(const Layout& l, int64_t dim, int64_t index);
+Layout movedim_layout(const Layout& l, std::span<const int64_t> src, std::span<const int64_t> dst);
+
+// ---- views of tensors ----
+
+Tensor view(const Tensor& t, std::span<const int64_t> shape);
+/// Reinterprets the bytes as another dtype (same itemsize, or torch's last-dim rule).
+Tensor view_dtype(const Tensor& t, DType dtype);
+Tensor view_as(const Tensor& t, const Tensor& other);
+/// A view when compute_stride allows, else a contiguous copy (torch's reshape).
+Tensor reshape(const Tensor& t, std::span<const int64_t> shape);
+Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1);
+Tensor t_(const Tensor& t);        // Tensor.t(): <= 2-D only
+Tensor T(const Tensor& t);         // Tensor.T: all dims reversed
+Tensor mT(const Tensor& t);        // Tensor.mT: last two dims swapped, >= 2-D
+Tensor permute(const Tensor& t, std::span<const int64_t> dims);
+Tensor expand(const Tensor& t, std::span<const int64_t> sizes);
+Tensor expand_as(const Tensor& t, const Tensor& other);
+Tensor squeeze(const Tensor& t);
+Tensor squeeze(const Tensor& t, std::span<const int64_t> dims);
+Tensor unsqueeze(const Tensor& t, int64_t dim);
+Tensor flatten(const Tensor& t, int64_t start_dim = 0, int64_t end_dim = -1);
+Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes);
+Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step = 1);
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
+Tensor select(const Tensor& t, int64_t dim, int64_t index);
+std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim = 0);
+std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim = 0);
+std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim = 0);
+std::vector<Tensor> unbind(const Tensor& t, int64_t dim = 0);
+/// torch.as_strided; offset defaults to t's storage offset.
+Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                  std::optional<int64_t> offset = std::nullopt);
+/// Same layout and storage, a new TensorImpl; shares the version counter (torch's detach/alias).
+Tensor alias(const Tensor& t);
+Tensor detach(const Tensor& t);
+Tensor movedim(const Tensor& t, std::span<const int64_t> src, std::span<const int64_t> dst);
+
+/// Sets a freshly made tensor's version back to 0 (filling it through copy_ bumped it; torch's
+/// results of out-of-place ops start at 0). Never use on a tensor the caller already holds.
+void reset_version(const Tensor& t);
+
+}  // namespace dc

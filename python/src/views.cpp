@@ -1,0 +1,155 @@
+// Tensor view methods and torch.* view / join functions (view, reshape, permute, split, cat, ...):
+// forwarders to densecore/ops/view.h and join.h with torch's argument forms.
+#include <optional>
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+#include "dtype_caster.h"
+#include "int_args.h"
+
+#include "densecore/ops/copy.h"
+#include "densecore/ops/join.h"
+#include "densecore/ops/view.h"
+
+namespace {
+
+using dc::Tensor;
+using int_args::to_int_list;
+using int_args::varargs;
+
+nb::tuple to_tuple(const std::vector<Tensor>& ts) {
+  nb::list l;
+  for (const Tensor& t : ts) l.append(nb::cast(t));
+  return nb::tuple(l);
+}
+
+// torch.cat / stack's `tensors`: a tuple or list of Tensors.
+std::vector<Tensor> tensor_list(nb::handle h, const char* fn) {
+  if (!PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr()))
+    throw dc::TypeError(dc::format("{}(): argument 'tensors' (position 1) must be tuple of Tensors, not {}", fn,
+                                   Py_TYPE(h.ptr())->tp_name));
+  std::vector<Tensor> out;
+  for (size_t i = 0, n = nb::len(h); i < n; ++i) {
+    nb::object item = h[i];
+    if (!nb::isinstance<Tensor>(item))
+      throw dc::TypeError(dc::format("expected Tensor as element {} in argument 0, but got {}", i,
+                                     Py_TYPE(item.ptr())->tp_name));
+    out.push_back(nb::cast<Tensor>(item));
+  }
+  return out;
+}
+
+// view(*shape) or view(dtype).
+Tensor view_any(const Tensor& t, nb::args args, nb::kwargs kwargs) {
+  if (args.size() == 1 && nb::isinstance<PyDType>(args[0])) return dc::view_dtype(t, nb::cast<dc::DType>(args[0]));
+  if (args.size() == 0 && kwargs.contains("dtype")) return dc::view_dtype(t, nb::cast<dc::DType>(kwargs["dtype"]));
+  return dc::view(t, varargs(args, kwargs, "view", "size"));
+}
+
+Tensor squeeze_any(const Tensor& t, nb::handle dim) {
+  if (dim.is_none()) return dc::squeeze(t);
+  return dc::squeeze(t, to_int_list(dim, "squeeze", "dim"));
+}
+
+std::vector<Tensor> split_any(const Tensor& t, nb::handle split, int64_t dim) {
+  int64_t size;
+  if (int_args::try_int(split, size)) return dc::split(t, size, dim);
+  return dc::split_with_sizes(t, to_int_list(split, "split", "split_size"), dim);
+}
+
+Tensor movedim_any(const Tensor& t, nb::handle src, nb::handle dst) {
+  return dc::movedim(t, to_int_list(src, "movedim", "source"), to_int_list(dst, "movedim", "destination"));
+}
+
+Tensor as_strided_any(const Tensor& t, nb::handle size, nb::handle stride, std::optional<int64_t> offset) {
+  return dc::as_strided(t, to_int_list(size, "as_strided", "size"), to_int_list(stride, "as_strided", "stride"),
+                        offset);
+}
+
+Tensor contiguous_fresh(const Tensor& t) {
+  if (t.is_contiguous()) return t;
+  Tensor out = dc::contiguous(t);
+  dc::reset_version(out);
+  return out;
+}
+
+void bind_view_methods(TensorClass& cls) {
+  cls.def("view", &view_any)
+      .def("view_as", &dc::view_as, nb::arg("other"))
+      .def("reshape", [](const Tensor& t, nb::args a, nb::kwargs k) { return dc::reshape(t, varargs(a, k, "reshape", "shape")); })
+      .def("reshape_as", [](const Tensor& t, const Tensor& o) { return dc::reshape(t, o.sizes()); }, nb::arg("other"))
+      .def("transpose", &dc::transpose, nb::arg("dim0"), nb::arg("dim1"))
+      .def("swapaxes", &dc::transpose, nb::arg("axis0"), nb::arg("axis1"))
+      .def("swapdims", &dc::transpose, nb::arg("dim0"), nb::arg("dim1"))
+      .def("t", &dc::t_)
+      .def_prop_ro("T", &dc::T)
+      .def_prop_ro("mT", &dc::mT)
+      .def("permute", [](const Tensor& t, nb::args a, nb::kwargs k) { return dc::permute(t, varargs(a, k, "permute", "dims")); })
+      .def("expand", [](const Tensor& t, nb::args a, nb::kwargs k) { return dc::expand(t, varargs(a, k, "expand", "size")); })
+      .def("expand_as", &dc::expand_as, nb::arg("other"))
+      .def("squeeze", &squeeze_any, nb::arg("dim") = nb::none())
+      .def("unsqueeze", &dc::unsqueeze, nb::arg("dim"))
+      .def("flatten", &dc::flatten, nb::arg("start_dim") = 0, nb::arg("end_dim") = -1)
+      .def("unflatten", [](const Tensor& t, int64_t dim, nb::handle sizes) {
+             return dc::unflatten(t, dim, to_int_list(sizes, "unflatten", "sizes"));
+           }, nb::arg("dim"), nb::arg("sizes"))
+      .def("narrow", &dc::narrow, nb::arg("dim"), nb::arg("start"), nb::arg("length"))
+      .def("select", &dc::select, nb::arg("dim"), nb::arg("index"))
+      .def("split", [](const Tensor& t, nb::handle s, int64_t dim) { return to_tuple(split_any(t, s, dim)); },
+           nb::arg("split_size"), nb::arg("dim") = 0)
+      .def("split_with_sizes", [](const Tensor& t, nb::handle s, int64_t dim) {
+             return to_tuple(dc::split_with_sizes(t, to_int_list(s, "split_with_sizes", "split_sizes"), dim));
+           }, nb::arg("split_sizes"), nb::arg("dim") = 0)
+      .def("chunk", [](const Tensor& t, int64_t c, int64_t dim) { return to_tuple(dc::chunk(t, c, dim)); },
+           nb::arg("chunks"), nb::arg("dim") = 0)
+      .def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("dim") = 0)
+      .def("as_strided", &as_strided_any, nb::arg("size"), nb::arg("stride"), nb::arg("storage_offset") = nb::none())
+      .def("contiguous", &contiguous_fresh)
+      .def("detach", &dc::detach)
+      .def("movedim", &movedim_any, nb::arg("source"), nb::arg("destination"))
+      .def("moveaxis", &movedim_any, nb::arg("source"), nb::arg("destination"));
+}
+
+void bind_view_functions(nb::module_& m) {
+  m.def("reshape", [](const Tensor& t, nb::handle s) { return dc::reshape(t, to_int_list(s, "reshape", "shape")); },
+        nb::arg("input"), nb::arg("shape"));
+  m.def("transpose", &dc::transpose, nb::arg("input"), nb::arg("dim0"), nb::arg("dim1"));
+  m.def("swapaxes", &dc::transpose, nb::arg("input"), nb::arg("axis0"), nb::arg("axis1"));
+  m.def("swapdims", &dc::transpose, nb::arg("input"), nb::arg("dim0"), nb::arg("dim1"));
+  m.def("t", &dc::t_, nb::arg("input"));
+  m.def("permute", [](const Tensor& t, nb::handle d) { return dc::permute(t, to_int_list(d, "permute", "dims")); },
+        nb::arg("input"), nb::arg("dims"));
+  m.def("squeeze", &squeeze_any, nb::arg("input"), nb::arg("dim") = nb::none());
+  m.def("unsqueeze", &dc::unsqueeze, nb::arg("input"), nb::arg("dim"));
+  m.def("flatten", &dc::flatten, nb::arg("input"), nb::arg("start_dim") = 0, nb::arg("end_dim") = -1);
+  m.def("unflatten", [](const Tensor& t, int64_t dim, nb::handle sizes) {
+          return dc::unflatten(t, dim, to_int_list(sizes, "unflatten", "sizes"));
+        }, nb::arg("input"), nb::arg("dim"), nb::arg("sizes"));
+  m.def("narrow", &dc::narrow, nb::arg("input"), nb::arg("dim"), nb::arg("start"), nb::arg("length"));
+  m.def("select", &dc::select, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
+  m.def("split", [](const Tensor& t, nb::handle s, int64_t dim) { return to_tuple(split_any(t, s, dim)); },
+        nb::arg("tensor"), nb::arg("split_size_or_sections"), nb::arg("dim") = 0);
+  m.def("chunk", [](const Tensor& t, int64_t c, int64_t dim) { return to_tuple(dc::chunk(t, c, dim)); },
+        nb::arg("input"), nb::arg("chunks"), nb::arg("dim") = 0);
+  m.def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("input"),
+        nb::arg("dim") = 0);
+  m.def("as_strided", &as_strided_any, nb::arg("input"), nb::arg("size"), nb::arg("stride"),
+        nb::arg("storage_offset") = nb::none());
+  m.def("movedim", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
+  m.def("moveaxis", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
+  m.def("detach", &dc::detach, nb::arg("input"));
+  for (const char* name : {"cat", "concat", "concatenate"})
+    m.def(name, [name](nb::handle ts, int64_t dim) { return dc::cat(tensor_list(ts, name), dim); },
+          nb::arg("tensors"), nb::arg("dim") = 0);
+  m.def("stack", [](nb::handle ts, int64_t dim) { return dc::stack(tensor_list(ts, "stack"), dim); },
+        nb::arg("tensors"), nb::arg("dim") = 0);
+}
+
+}  // namespace
+
+void bind_views(nb::module_& m, TensorClass& cls) {
+  bind_view_methods(cls);
+  bind_view_functions(m);
+}

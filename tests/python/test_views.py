@@ -1,0 +1,147 @@
+"""View ops against torch: values, sizes, strides, storage offset, contiguity, storage sharing
+(data_ptr distance, writes through the view, shared _version) on contiguous, transposed, sliced,
+stepped, expanded, empty and 0-dim inputs, in several dtypes; and a bad-input sweep (error classes)."""
+import oracle
+import pytest
+
+DTYPES = ["float32", "float64", "int64", "bool", "float16", "bfloat16", "uint8"]
+
+# Run in both processes. The getattr fallbacks exist only for development builds that predate the
+# creation ops (torch.arange/torch.tensor/Tensor.to); real torch and complete builds never use them.
+SETUP = """
+if not hasattr(torch, "arange"): torch.arange = torch._C._dev_arange
+if not hasattr(torch, "tensor"): torch.tensor = torch._C._dev_tensor
+if not hasattr(torch.Tensor, "to"): torch.Tensor.to = torch._C._dev_to
+
+def base(n, D):
+    return torch.arange(n).to(D)
+
+INPUTS = {
+    "contig": lambda D: base(24, D).view(2, 3, 4),
+    "transposed": lambda D: base(24, D).view(4, 3, 2).permute(2, 1, 0),
+    "sliced": lambda D: base(120, D).view(4, 5, 6)[1:3, ::2, 1:5],
+    "stepped": lambda D: base(48, D).view(2, 3, 8)[:, :, ::2],
+    "expanded": lambda D: base(4, D).view(1, 1, 4).expand(2, 3, 4),
+    "empty": lambda D: base(0, D).view(2, 0, 4),
+    "scalar": lambda D: base(3, D)[2],
+}
+
+def layout(y, x, is_view):
+    return [y, list(y.stride()), y.storage_offset(), y.is_contiguous(), y._version,
+            # torch's data_ptr() is 0 for an empty tensor: compare distances of non-empty ones only
+            (y.data_ptr() - x.data_ptr()) if is_view and y.numel() and x.numel() else None]
+
+def probe(x, f, is_view=True, write=True):
+    y = f(x)
+    ys = list(y) if isinstance(y, tuple) else [y]
+    out = [layout(v, x, is_view) for v in ys]
+    # Write through the first result (never into expanded storage) and look at the base.
+    if write and ys and ys[0].numel() > 0 and 0 not in x.stride():
+        ys[0][...] = 1
+        out.append([x, x._version, ys[0]._version])
+    return out
+"""
+
+VIEW_OPS = [
+    "x.view(6, 4)", "x.view(-1)", "x.view(2, -1)", "x.view((4, 6))", "x.view(torch.Size([24]))",
+    "x.view(1, 2, 1, 12)", "x.view(2, 3, 2, 2)", "x.view(size=(2, 12))",
+    "x.transpose(0, 2)", "x.transpose(-1, 1)", "torch.transpose(x, 0, 1)", "x.swapaxes(0, 1)",
+    "x.swapdims(1, 2)", "x.mT", "x.permute(2, 0, 1)", "x.permute((1, 2, 0))",
+    "torch.permute(x, (2, 1, 0))", "x.permute([-1, 0, 1])",
+    "x.expand(3, 2, 3, 4)", "x[:, :1].expand(-1, 5, -1)", "x.unsqueeze(1).expand(2, 2, 3, 4)",
+    "x[:1].expand_as(x)", "x.expand((2, 3, 4))",
+    "x.squeeze()", "x[:1].squeeze()", "x[:1].squeeze(0)", "x[:1, :, :1].squeeze((0, 2))",
+    "torch.squeeze(x, 1)", "x[:, :1].squeeze(dim=1)",
+    "x.unsqueeze(0)", "x.unsqueeze(-1)", "x.unsqueeze(2)", "torch.unsqueeze(x, 3)",
+    "x.unflatten(2, (2, 2))", "x.unflatten(-1, (-1, 2))", "x.unflatten(0, (1, 2))",
+    "x.narrow(2, 1, 2)", "x.narrow(0, -1, 1)", "torch.narrow(x, 1, 0, 0)", "x.narrow(1, 3, 0)",
+    "x.select(1, 2)", "x.select(-1, -1)", "torch.select(x, 0, 1)",
+    "x.split(2, dim=2)", "x.split([1, 3], 2)", "torch.split(x, 1)", "x.split(3, -1)",
+    "x.split(5, 1)", "torch.split(x, [0, 2, 1], 1)",
+    "x.chunk(2, 2)", "x.chunk(3, 1)", "torch.chunk(x, 4, -1)", "x.chunk(3, 2)",
+    "x.unbind()", "x.unbind(2)", "torch.unbind(x, 1)",
+    "x.as_strided((2, 2), (1, 2))", "x.as_strided((3,), (2,), 1)", "torch.as_strided(x, (2, 3), (3, 1))",
+    "x.as_strided((2, 2), (0, 1))",
+    "x.detach()", "x.view_as(x.reshape(4, 6))", "x.movedim(0, -1)", "x.movedim((0, 1), (2, 0))",
+    "torch.movedim(x, 1, 0)", "x.moveaxis(2, 0)", "x[...]", "x.view(x.dtype)",
+]
+# Views when torch can, copies otherwise: sharing is checked by writing through the result.
+MAYBE_COPY_OPS = [
+    "x.reshape(-1)", "x.reshape(4, 6)", "x.reshape((3, 8))", "torch.reshape(x, (6, -1))",
+    "x.reshape(2, 12)", "x.reshape_as(x.view(-1))" , "x.flatten()", "x.flatten(1)", "x.flatten(0, 1)",
+    "torch.flatten(x, -2, -1)", "x.flatten(1, 1)", "x.contiguous()",
+]
+SCALAR_OPS = [
+    "x.view(1)", "x.view(-1)", "x.view(())", "x.reshape(1, 1)", "x.unsqueeze(0)", "x.unsqueeze(-1)",
+    "x.squeeze()", "x.squeeze(0)", "x.squeeze(-1)", "x.t()", "x.T", "x.transpose(0, -1)", "x.permute(())",
+    "x.expand(2, 3)", "x.expand(())", "x.flatten()", "x.movedim(0, 0)", "x[...]", "x[None]", "x[None, ..., None]",
+    "x.detach()", "x.contiguous()", "x.as_strided((2,), (0,))", "x.reshape(())",
+]
+EMPTY_OPS = [
+    "x.view(0, 4)", "x.view(8, 0)", "x.view(0)", "x.reshape(0)", "x.reshape(4, 0, 2)", "x.transpose(0, 1)",
+    "x.flatten()", "x.split(1, 1)", "x.chunk(3, 1)", "x.unbind(1)", "x.narrow(1, 0, 0)", "x.squeeze()",
+    "x.expand(3, 2, 0, 4)", "x.unflatten(2, (2, 2))", "x.permute(1, 2, 0)", "x.movedim(1, 0)",
+    "x.select(2, 1)", "x.mT", "x.contiguous()", "x.unsqueeze(1)", "x.split([0, 0], 1)", "x.chunk(2, 0)",
+]
+BAD_OPS = [
+    "x.view(5, 5)", "x.view(-1, -1)", "x.view(-2, 12)", "x.transpose(0, 3)", "x.permute(0, 1)",
+    "x.permute(0, 0, 1)", "x.permute(0, 1, 3)", "x.expand(3, 4)", "x.expand(2, 3, 5)",
+    "x.expand(-1, 2, 3, 4)", "x.squeeze(3)", "x.squeeze((0, 0))", "x.unsqueeze(4)", "x.unsqueeze(-5)",
+    "x.flatten(2, 0)", "x.flatten(0, 3)", "x.unflatten(1, (2, 2))", "x.unflatten(1, ())",
+    "x.narrow(0, 1, 5)", "x.narrow(0, 3, 0)", "x.narrow(0, 0, -1)", "x.narrow(3, 0, 1)",
+    "x.select(0, 2)", "x.select(0, -3)", "x.select(3, 0)", "x.split(-1)", "x.split(0)", "x.split([1, 1], 0)",
+    "x.split([3, -1], 0)", "x.chunk(0)", "x.chunk(-1)", "x.unbind(3)", "x.as_strided((25,), (1,))",
+    "x.as_strided((2,), (-1,))", "x.as_strided((2, 2), (1,))", "x.movedim((0, 0), (1, 2))",
+    "x.movedim((0, 1), (1,))", "x.movedim(0, 3)", "x.t()", "x.view('a')", "x.permute(0.5, 1, 2)",
+    "x.reshape(5, -1)", "x.view(2, 3, 4, 'a')", "x.view(torch.float64)",
+    "x.mT.view(24)", "x.T.view(-1)", "torch.tensor(1.).chunk(1)", "torch.tensor(1.).split(1)",
+    "torch.tensor(1.).unbind()", "torch.tensor(1.).narrow(0, 0, 1)", "torch.tensor(1.).select(0, 0)",
+    "torch.tensor(1.).mT", "torch.tensor(1.).unflatten(0, (1,))", "x.unflatten(0, (-1, -1))",
+]
+
+
+def _cases(ops, inputs, dtypes, is_view, write=True):
+    cases = {}
+    for d in dtypes:
+        for inp in inputs:
+            for op in ops:
+                cases[f"{d}|{inp}|{op}"] = (
+                    f"x = INPUTS['{inp}'](torch.{d})\nout = probe(x, lambda x: {op}, {is_view}, {write})"
+                )
+    return cases
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_views_share_storage_like_torch(dtype):
+    inputs = ["contig", "transposed", "sliced", "stepped", "expanded"]
+    cases = _cases(VIEW_OPS, inputs, [dtype], True)
+    cases.update(_cases(MAYBE_COPY_OPS, inputs, [dtype], False))
+    oracle.assert_cases_equal(cases, setup=SETUP)
+
+
+@pytest.mark.oracle
+def test_views_of_scalars_and_empty_tensors():
+    cases = _cases(SCALAR_OPS, ["scalar"], DTYPES, True)
+    cases.update(_cases(EMPTY_OPS, ["empty"], DTYPES, True))
+    oracle.assert_cases_equal(cases, setup=SETUP)
+
+
+@pytest.mark.oracle
+def test_view_dtype_reinterprets_bytes():
+    cases = {}
+    for src in ["float32", "int64", "float16", "uint8", "bfloat16"]:
+        # Not bool as a target: bytes other than 0/1 are not valid bools, and torch's own copies
+        # of such views normalise them while a byte copy keeps them.
+        for dst in [d for d in DTYPES if d != "bool"] + ["int32", "int16", "int8"]:
+            for inp in ["contig", "sliced", "transposed", "scalar"]:
+                cases[f"{src}>{dst}|{inp}"] = (
+                    f"x = INPUTS['{inp}'](torch.{src})\nout = probe(x, lambda x: x.view(torch.{dst}), True, False)"
+                )
+    oracle.assert_cases_equal(cases, setup=SETUP)
+
+
+@pytest.mark.oracle
+def test_view_bad_inputs_raise_like_torch():
+    cases = _cases(BAD_OPS, ["contig"], ["float32"], False, write=False)
+    oracle.assert_cases_equal(cases, setup=SETUP, match_message=False)
