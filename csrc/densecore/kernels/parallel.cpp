@@ -1,6 +1,7 @@
 #include "densecore/kernels/parallel.h"
 
 #include "densecore/core/error.h"
+#include "densecore/kernels/gemm_mkl.h"
 
 namespace dc {
 namespace {
@@ -20,6 +21,7 @@ void set_num_threads(int n) {
   check<ValueError>(n > 0, "Expected positive number of threads");
   g_num_threads = n;
   omp_set_num_threads(n);
+  cpublas::set_mkl_num_threads(n);  // as at::set_num_threads (ParallelOpenMP.cpp)
 }
 
 }  // namespace dc

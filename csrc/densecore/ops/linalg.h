@@ -1,0 +1,28 @@
+// The matmul family: mm, addmm, bmm, mv, dot, matmul, linear, with ATen's path choices
+// (aten/src/ATen/native/LinearAlgebra.cpp, Blas.cpp, Linear.cpp) so the same BLAS call is made.
+#pragma once
+
+#include "densecore/core/scalar.h"
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+/// (n, m) @ (m, p) -> (n, p); same dtype; float/double through MKL sgemm/dgemm, integers naive.
+Tensor mm(const Tensor& self, const Tensor& mat2);
+/// beta * self + alpha * (mat1 @ mat2); self broadcasts to (n, p) and is copied into the result
+/// before ONE gemm call with beta (ATen's addmm_impl_cpu_).
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+             Scalar beta = Scalar::from_int(1), Scalar alpha = Scalar::from_int(1));
+/// (b, n, m) @ (b, m, p) -> (b, n, p) (ATen's bmm_out_or_baddbmm_).
+Tensor bmm(const Tensor& self, const Tensor& mat2);
+/// (n, m) @ (m,) -> (n,) through gemv (ATen's addmv with beta 0).
+Tensor mv(const Tensor& self, const Tensor& vec);
+/// (n,) . (n,) -> 0-dim (ATen's dot).
+Tensor dot(const Tensor& self, const Tensor& other);
+/// torch.matmul: 1-D/2-D/N-D dispatch, folding into mm when possible, batched through bmm.
+Tensor matmul(const Tensor& a, const Tensor& b);
+/// F.linear: input @ weight.T + bias; fused into addmm for 2-D input or a contiguous input with a
+/// 1-D-like contiguous bias, else matmul then an in-place add (at::linear, Linear.cpp).
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = Tensor());
+
+}  // namespace dc
