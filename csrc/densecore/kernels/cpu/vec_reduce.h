@@ -1,0 +1,91 @@
+// vec::reduce_all / map_reduce_all / vec_reduce_all / map and Vec::set / partial loads, as
+// aten/src/ATen/cpu/vec/functional_base.h (torch 2.14.1 wheel headers) defines them. The horizontal
+// reduction of a float vector is the SIMD butterfly on AVX2/AVX-512 (VecReduceAllSIMD: lane i meets
+// lane i^4, i^2, i^1 — plus i^8 first on AVX-512) and the sequential lane walk otherwise (double,
+// DEFAULT). Only include from kernels/cpu/.
+#pragma once
+
+#include <cstring>
+
+#include "densecore/kernels/vec/vec.h"
+
+namespace dc::vec {
+inline namespace DC_CPU_CAPABILITY {
+
+/// Vectorized::loadu(ptr, count): the first `count` lanes, the rest zero.
+template <class T>
+inline Vec<T> loadu_partial(const T* p, int64_t count) {
+  Vec<T> r(T(0));
+  std::memcpy(r.v, p, size_t(count) * sizeof(T));
+  return r;
+}
+/// Vectorized::store(ptr, count).
+template <class T>
+inline void store_partial(const Vec<T>& v, T* p, int64_t count) {
+  std::memcpy(p, v.v, size_t(count) * sizeof(T));
+}
+/// Vectorized::set(a, b, count): the first `count` lanes from b, the rest from a.
+template <class T>
+inline Vec<T> set(const Vec<T>& a, const Vec<T>& b, int64_t count) {
+  Vec<T> r = a;
+  for (int64_t i = 0; i < count; ++i) r.v[i] = b.v[i];
+  return r;
+}
+
+/// The generic vec_reduce_all(f, acc, size): lane 0 folded with lanes 1..size-1 one at a time.
+template <class T, class F>
+inline T vec_reduce_all_seq(const F& f, Vec<T> acc, int64_t size) {
+  const Vec<T> lanes = acc;
+  for (int64_t i = 1; i < size; ++i) {
+    Vec<T> next(T(0));
+    next.v[0] = lanes.v[i];
+    acc = f(acc, next);
+  }
+  return acc.v[0];
+}
+
+/// vec_reduce_all(f, acc): VecReduceAllSIMD for float on AVX2/AVX-512, sequential otherwise.
+template <class T, class F>
+inline T vec_reduce_all(const F& f, const Vec<T>& acc) {
+#if defined(DC_VEC_X86)
+  if constexpr (std::is_same_v<T, float>) {
+    Vec<float> v = acc;
+    for (int d = Vec<float>::size() / 2; d >= 1; d /= 2) {
+      Vec<float> v1;
+      for (int i = 0; i < Vec<float>::size(); ++i) v1.v[i] = v.v[i ^ d];
+      v = f(v, v1);
+    }
+    return v.v[0];
+  }
+#endif
+  return vec_reduce_all_seq<T>(f, acc, Vec<T>::size());
+}
+
+/// vec::map_reduce_all(map, red, data, size); reduce_all is map = identity.
+template <class T, class M, class R>
+inline T map_reduce_all(const M& map, const R& red, const T* data, int64_t size) {
+  constexpr int64_t V = Vec<T>::size();
+  if (size < V) return vec_reduce_all_seq<T>(red, map(loadu_partial(data, size)), size);
+  int64_t d = V;
+  Vec<T> acc = map(Vec<T>::loadu(data));
+  for (; d < size - (size % V); d += V) acc = red(acc, map(Vec<T>::loadu(data + d)));
+  if (size - d > 0) acc = set(acc, red(acc, map(loadu_partial(data + d, size - d))), size - d);
+  return vec_reduce_all<T>(red, acc);
+}
+template <class T, class R>
+inline T reduce_all(const R& red, const T* data, int64_t size) {
+  return map_reduce_all(
+      [](const Vec<T>& x) { return x; }, red, data, size);
+}
+
+/// vec::map(f, out, in, size): full vectors, then one zero-padded partial vector.
+template <class T, class F>
+inline void map(const F& f, T* out, const T* in, int64_t size) {
+  constexpr int64_t V = Vec<T>::size();
+  int64_t d = 0;
+  for (; d < size - (size % V); d += V) f(Vec<T>::loadu(in + d)).store(out + d);
+  if (size - d > 0) store_partial(f(loadu_partial(in + d, size - d)), out + d, size - d);
+}
+
+}  // namespace DC_CPU_CAPABILITY
+}  // namespace dc::vec

@@ -1,0 +1,37 @@
+// Reductions and softmax as torch exposes them (aten/src/ATen/native/ReduceOps.cpp,
+// ReduceAllOps.cpp, TensorCompare.cpp, SoftMax.cpp, ExpandUtils.h): argument checks, result
+// dtype and shape, the reduction iterator, then the kernel stub. `dims` empty = all dims.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <utility>
+
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+Tensor sum(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false,
+           std::optional<DType> dtype = std::nullopt);
+/// sum then a true division by the number of reduced elements (float32 sum for float16/bfloat16).
+Tensor mean(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false,
+            std::optional<DType> dtype = std::nullopt);
+Tensor amax(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false);
+Tensor amin(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false);
+/// torch.max(t) / torch.min(t): the full reduction (max_all / min_all).
+Tensor max(const Tensor& t);
+Tensor min(const Tensor& t);
+/// torch.max(t, dim) / torch.min(t, dim): (values, indices).
+std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim = false);
+std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim = false);
+Tensor argmax(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype = std::nullopt);
+
+/// at::sum_to (ExpandUtils.h _sum_to): sums the leading dims and every dim where `shape` has 1
+/// (keepdim) in ONE sum, then views to `shape`. The autograd engine reduces broadcast gradients
+/// with it. Tensor.sum_to_size also checks that `shape` is expandable to t's size.
+Tensor sum_to_size(const Tensor& t, std::span<const int64_t> shape);
+
+}  // namespace dc

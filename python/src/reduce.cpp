@@ -1,0 +1,106 @@
+// Reductions and softmax for Python: torch.sum/mean/amax/amin/max/min/argmax/argmin/softmax/
+// log_softmax, the Tensor methods and Tensor.sum_to_size, with torch's argument forms (dim as int,
+// tuple or list; keepdim; dtype=). max/min with a dim return torch.return_types-like named tuples
+// (densecore/return_types.py); the computation stays in densecore/ops/reduce.cpp.
+#include <optional>
+
+#include <nanobind/stl/optional.h>
+
+#include "bindings.h"
+#include "dtype_caster.h"
+#include "int_args.h"
+
+#include "densecore/ops/elementwise.h"
+#include "densecore/ops/reduce.h"
+
+namespace {
+
+using dc::Tensor;
+using Dtype = std::optional<dc::DType>;
+
+/// dim=None -> every dim (empty list); int or tuple/list of ints otherwise.
+std::vector<int64_t> dims_arg(nb::handle dim, const char* fn) {
+  if (dim.is_none()) return {};
+  return int_args::to_int_list(dim, fn, "dim");
+}
+
+nb::object named_pair(const char* name, std::pair<Tensor, Tensor> r) {
+  nb::object cls = nb::module_::import_("densecore.return_types").attr(name);
+  return cls(nb::make_tuple(r.first, r.second));
+}
+
+/// torch.max(input) / max(input, dim, keepdim) / max(input, other).
+nb::object max_min(const Tensor& t, nb::handle dim, nb::handle keepdim_h, bool is_max) {
+  const char* fn = is_max ? "max" : "min";
+  if (dim.is_none()) {
+    if (!keepdim_h.is_none())  // torch's overloads: max() and max(other) take no keepdim
+      throw dc::TypeError(dc::format("{}() received an invalid combination of arguments - got (keepdim=bool, )", fn));
+    return nb::cast(is_max ? dc::max(t) : dc::min(t));
+  }
+  const bool keepdim = keepdim_h.is_none() ? false : nb::cast<bool>(keepdim_h);
+  if (nb::isinstance<Tensor>(dim)) {
+    const Tensor& o = nb::cast<const Tensor&>(dim);
+    return nb::cast(is_max ? dc::maximum(t, o) : dc::minimum(t, o));
+  }
+  const int64_t d = int_args::to_int(dim, fn, "dim");
+  return named_pair(is_max ? "max" : "min", is_max ? dc::max(t, d, keepdim) : dc::min(t, d, keepdim));
+}
+
+std::optional<int64_t> opt_dim(nb::handle dim, const char* fn) {
+  if (dim.is_none()) return std::nullopt;
+  return int_args::to_int(dim, fn, "dim");
+}
+
+Tensor sum_any(const Tensor& t, nb::handle dim, bool keepdim, Dtype dtype) {
+  return dc::sum(t, dims_arg(dim, "sum"), keepdim, dtype);
+}
+Tensor mean_any(const Tensor& t, nb::handle dim, bool keepdim, Dtype dtype) {
+  return dc::mean(t, dims_arg(dim, "mean"), keepdim, dtype);
+}
+Tensor amax_any(const Tensor& t, nb::handle dim, bool keepdim) { return dc::amax(t, dims_arg(dim, "amax"), keepdim); }
+Tensor amin_any(const Tensor& t, nb::handle dim, bool keepdim) { return dc::amin(t, dims_arg(dim, "amin"), keepdim); }
+Tensor argmax_any(const Tensor& t, nb::handle dim, bool keepdim) {
+  return dc::argmax(t, opt_dim(dim, "argmax"), keepdim);
+}
+Tensor argmin_any(const Tensor& t, nb::handle dim, bool keepdim) {
+  return dc::argmin(t, opt_dim(dim, "argmin"), keepdim);
+}
+Tensor softmax_any(const Tensor& t, int64_t dim, Dtype dtype) { return dc::softmax(t, dim, dtype); }
+Tensor log_softmax_any(const Tensor& t, int64_t dim, Dtype dtype) { return dc::log_softmax(t, dim, dtype); }
+
+}  // namespace
+
+void bind_reduce(nb::module_& m, TensorClass& cls) {
+  const auto none = nb::none();
+  m.def("sum", &sum_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
+        nb::arg("dtype") = none);
+  m.def("mean", &mean_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
+        nb::arg("dtype") = none);
+  m.def("amax", &amax_any, nb::arg("input"), nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false);
+  m.def("amin", &amin_any, nb::arg("input"), nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false);
+  m.def("max", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, true); },
+        nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
+  m.def("min", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, false); },
+        nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
+  m.def("argmax", &argmax_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
+  m.def("argmin", &argmin_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
+  m.def("softmax", &softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
+  m.def("log_softmax", &log_softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
+
+  cls.def("sum", &sum_any, nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype") = none)
+      .def("mean", &mean_any, nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
+           nb::arg("dtype") = none)
+      .def("amax", &amax_any, nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false)
+      .def("amin", &amin_any, nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false)
+      .def("max", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, true); },
+           nb::arg("dim") = none, nb::arg("keepdim") = none)
+      .def("min", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, false); },
+           nb::arg("dim") = none, nb::arg("keepdim") = none)
+      .def("argmax", &argmax_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
+      .def("argmin", &argmin_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
+      .def("softmax", &softmax_any, nb::arg("dim"), nb::arg("dtype") = none)
+      .def("log_softmax", &log_softmax_any, nb::arg("dim"), nb::arg("dtype") = none)
+      .def("sum_to_size", [](const Tensor& t, nb::args a, nb::kwargs k) {
+        return dc::sum_to_size(t, int_args::varargs(a, k, "sum_to_size", "size"));
+      });
+}
