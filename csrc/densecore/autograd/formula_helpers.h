@@ -1,0 +1,57 @@
+// Backward helpers of the view, indexing, join, matmul and elementwise rows of autograd/formulas.cpp
+// (torch/csrc/autograd/FunctionsManual.cpp: mm_mat1_backward, slice_backward, split_backward, ...).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "densecore/core/scalar.h"
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+/// maybe_multiply: g itself when s == 1 (double compare for floating scalars), else g * s.
+Tensor maybe_multiply_grad(const Tensor& g, const Scalar& s);
+/// mm_mat1_backward: (mat2^T-side) with the column-major branch chosen from mat1's forward strides.
+Tensor mm_mat1_backward(const Tensor& grad, const Tensor& mat2, std::span<const int64_t> sizes,
+                        std::span<const int64_t> strides, const Scalar& alpha);
+/// mm_mat2_backward: likewise for the right operand.
+Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, std::span<const int64_t> sizes,
+                        std::span<const int64_t> strides, const Scalar& alpha);
+/// unsqueeze_to: puts back the size-1 dims squeeze removed (all, or only those in `dims`).
+Tensor unsqueeze_to(const Tensor& grad, std::span<const int64_t> sizes,
+                    std::optional<std::span<const int64_t>> dims);
+/// slice_backward / select_backward: zeros of the input shape with grad copied into the part.
+Tensor slice_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, int64_t start,
+                      int64_t end, int64_t step);
+Tensor select_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, int64_t index);
+/// split_with_sizes_backward: undefined grads become zeros of their chunk, then cat along dim.
+Tensor split_backward(const std::vector<Tensor>& grads, std::span<const int64_t> split_sizes, int64_t dim,
+                      std::span<const int64_t> sizes, DType dtype);
+/// unbind_backward: undefined grads become zeros, then stack along dim.
+Tensor unbind_backward(const std::vector<Tensor>& grads, int64_t dim, std::span<const int64_t> sizes,
+                       DType dtype);
+/// cat_tensors_backward: grad narrowed to each input's range (skipped 1-D empty inputs get nothing).
+std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim);
+/// stack_tensors_backward: grad.unbind(dim).
+std::vector<Tensor> stack_backward(const Tensor& grad, int64_t dim);
+/// index_backward: zeros_like(self).index_put_(indices, grad, accumulate=True).
+Tensor index_backward(const Tensor& grad, std::span<const int64_t> sizes, DType dtype,
+                      std::span<const Tensor> indices);
+/// index_select_backward: zeros(sizes).index_add_(dim, index, grad) (adds in index order).
+Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim,
+                             const Tensor& index);
+/// gather_backward: zeros(sizes).scatter_add_(dim, index, grad).
+Tensor gather_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, const Tensor& index);
+/// masked_fill_backward for the value: grad.masked_select(mask).sum().
+Tensor masked_fill_value_backward(const Tensor& grad, const Tensor& mask);
+/// clamp_backward (ClampBackward1): grad where min <= self <= max, else 0.
+Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
+                      const std::optional<Scalar>& max);
+/// maximum/minimum: where(self == other, grad / 2, grad).masked_fill_(self <op> other, 0).
+Tensor max_min_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_side, bool is_max);
+/// abs: grad * self.sgn().
+Tensor abs_backward(const Tensor& grad, const Tensor& self);
+
+}  // namespace dc

@@ -1,0 +1,110 @@
+#include "densecore/autograd/function.h"
+
+#include "densecore/core/error.h"
+
+namespace dc {
+
+// Defined in formulas.cpp: runs the table row for `op`.
+std::vector<Tensor> run_formula(const FormulaNode& node, std::vector<Tensor>&& grads);
+
+const char* op_name(Op op) {
+  static const char* names[] = {
+#define DC_OP_NAME(name) #name,
+      DC_DIFFERENTIABLE_OPS(DC_OP_NAME)
+#undef DC_OP_NAME
+  };
+  return names[static_cast<int>(op)];
+}
+
+Tensor data_alias(const Tensor& t) {
+  if (!t.defined()) return t;
+  Tensor alias = Tensor::from_storage(t.storage(), t.sizes(), t.strides(), t.storage_offset(), t.dtype());
+  alias.impl()->version = t.impl()->version;
+  alias.impl()->is_wrapped_number = t.impl()->is_wrapped_number;
+  return alias;
+}
+
+FormulaNode::FormulaNode(Op o, std::span<const Tensor> inputs) : op(o) {
+  for (const Tensor& t : inputs) next_edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
+}
+
+std::vector<Tensor> FormulaNode::apply(std::vector<Tensor>&& grads) {
+  bool any = false;
+  for (const Tensor& g : grads) any = any || g.defined();
+  if (!any) return std::vector<Tensor>(next_edges.size());
+  return run_formula(*this, std::move(grads));
+}
+
+// Ops whose torch node name is not "<Op>Backward0" (a later overload in derivatives.yaml).
+const char* name_override(Op op) {
+  switch (op) {
+    case Op::SqueezeDim: return "SqueezeBackward1";
+    case Op::SqueezeDims: return "SqueezeBackward2";
+    case Op::MaskedFillTensor: return "MaskedFillBackward1";
+    case Op::ClampScalar: return "ClampBackward1";
+    default: return nullptr;
+  }
+}
+
+std::string FormulaNode::name() const {
+  if (const char* n = name_override(op)) return n;
+  return std::string(op_name(op)) + "Backward0";
+}
+
+void FormulaNode::release_variables() {
+  for (SavedVariable& s : saved) s.reset();
+}
+
+namespace {
+
+bool should_record(std::span<const Tensor> inputs) {
+  if (!is_grad_enabled()) return false;
+  for (const Tensor& t : inputs)
+    if (t.defined() && requires_grad(t)) return true;
+  return false;
+}
+
+}  // namespace
+
+OpRecord::OpRecord(Op op, std::initializer_list<Tensor> inputs)
+    : OpRecord(op, std::span<const Tensor>(inputs.begin(), inputs.size())) {}
+
+OpRecord::OpRecord(Op op, std::span<const Tensor> inputs) {
+  if (!should_record(inputs)) return;
+  node_ = std::make_shared<FormulaNode>(op, inputs);
+  grad_off_ = std::make_unique<GradModeGuard>(false);
+}
+
+OpRecord::OpRecord(Op op, const Tensor& self, std::initializer_list<Tensor> other_inputs) {
+  std::vector<Tensor> inputs{self};
+  inputs.insert(inputs.end(), other_inputs.begin(), other_inputs.end());
+  bool any = false;
+  for (const Tensor& t : inputs) any = any || (t.defined() && requires_grad(t));
+  if (!is_grad_enabled() || !any) return;
+  check(!(is_leaf(self) && requires_grad(self)),
+        "a leaf Variable that requires grad is being used in an in-place operation.");
+  node_ = std::make_shared<FormulaNode>(op, inputs);
+  grad_off_ = std::make_unique<GradModeGuard>(false);
+}
+
+void OpRecord::save(const Tensor& t, bool is_output) {
+  if (node_) node_->saved.emplace_back(is_output ? data_alias(t) : t, is_output);
+}
+
+Tensor OpRecord::finish(const Tensor& out) {
+  finish(std::span<const Tensor>(&out, 1));
+  return out;
+}
+
+void OpRecord::finish(std::span<const Tensor> outs) {
+  if (!node_) return;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    AutogradMeta& m = ensure_autograd_meta(outs[i]);
+    m.grad_fn = node_;
+    m.output_nr = static_cast<uint32_t>(i);
+    m.requires_grad = false;  // non-leaf: requires_grad comes from grad_fn
+    node_->input_meta.push_back({outs[i].sizes(), outs[i].dtype()});
+  }
+}
+
+}  // namespace dc

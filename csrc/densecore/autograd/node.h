@@ -1,0 +1,102 @@
+// The autograd graph: Node (a backward function with edges to the nodes that produced its forward
+// inputs), AccumulateGrad (writes a leaf's .grad), SavedVariable (a tensor saved for backward with
+// the version it had), and AutogradMeta (what a tensor taking part in autograd carries).
+// Mirrors torch/csrc/autograd/{function.h,variable.h,saved_variable.h,functions/accumulate_grad.h}.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+struct Node;
+
+/// Where a gradient goes: input slot `input_nr` of `fn`. Invalid when fn is null.
+struct Edge {
+  std::shared_ptr<Node> fn;
+  uint32_t input_nr = 0;
+  bool valid() const { return fn != nullptr; }
+};
+
+/// Shape and dtype of a forward tensor, so the engine can sum a broadcast gradient back to it
+/// and cast it (torch's InputMetadata, used by validate_outputs).
+struct TensorMeta {
+  Shape sizes;
+  DType dtype = DType::Float32;
+};
+
+struct Node : std::enable_shared_from_this<Node> {
+  Node();  // takes the next sequence number (torch's at::sequence_number::get_and_increment)
+  virtual ~Node() = default;
+
+  /// grads[i] is the gradient for this node's input slot i (= forward output i); returns one
+  /// gradient per next edge (= forward input), undefined where none flows.
+  virtual std::vector<Tensor> apply(std::vector<Tensor>&& grads) = 0;
+  virtual std::string name() const = 0;
+  /// Drops saved tensors after a backward without retain_graph.
+  virtual void release_variables() {}
+
+  uint64_t sequence_nr;
+  std::vector<Edge> next_edges;
+  /// Run by the engine on the summed input gradients before apply (retain_grad's hook).
+  std::vector<std::function<void(const std::vector<Tensor>&)>> pre_hooks;
+  std::vector<TensorMeta> input_meta;  // one per input slot (forward output)
+};
+
+/// A saved tensor plus the version it had when saved, checked on unpack (torch's SavedVariable).
+class SavedVariable {
+ public:
+  SavedVariable() = default;
+  SavedVariable(const Tensor& t, bool is_output);
+  /// The saved tensor; throws torch's "modified by an inplace operation" error if it changed.
+  Tensor unpack(const Node& owner) const;
+  void reset() { data_ = Tensor(); was_released_ = true; }
+  bool defined() const { return data_.defined() || was_released_; }
+
+ private:
+  Tensor data_;
+  int64_t saved_version_ = 0;
+  bool was_released_ = false;
+  bool is_output_ = false;
+};
+
+/// What a tensor taking part in autograd carries (torch's AutogradMeta).
+struct AutogradMeta {
+  bool requires_grad = false;
+  bool retains_grad = false;
+  Tensor grad;                                // .grad
+  std::shared_ptr<Node> grad_fn;              // null for leaves
+  uint32_t output_nr = 0;                     // which output of grad_fn this tensor is
+  std::weak_ptr<Node> grad_accumulator;       // leaves: the one AccumulateGrad node, cached
+  std::string name;
+};
+
+/// Writes a leaf's .grad: steals the incoming gradient when .grad is undefined, else adds it in
+/// place (functions/accumulate_grad.h). Runs as soon as it is ready (sequence_nr = max).
+struct AccumulateGrad : Node {
+  explicit AccumulateGrad(const Tensor& variable);
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
+  std::string name() const override { return "torch::autograd::AccumulateGrad"; }  // torch's name()
+  Tensor variable;  // strong, as torch's: the graph keeps its leaves alive
+};
+
+// ---- Tensor autograd accessors (free functions: the core Tensor knows nothing of autograd) ----
+AutogradMeta* autograd_meta(const Tensor& t);  // null when the tensor has none
+AutogradMeta& ensure_autograd_meta(const Tensor& t);
+bool requires_grad(const Tensor& t);
+/// torch's requires_grad_ / the requires_grad setter: only leaves may change it.
+void set_requires_grad(const Tensor& t, bool requires_grad);
+bool is_leaf(const Tensor& t);
+std::shared_ptr<Node> grad_fn(const Tensor& t);
+Tensor grad(const Tensor& t);
+void set_grad(const Tensor& t, const Tensor& g);
+/// The edge a gradient for t flows along: its grad_fn, or its leaf accumulator, or invalid.
+Edge gradient_edge(const Tensor& t);
+
+}  // namespace dc
