@@ -1,0 +1,37 @@
+// Losses and the softmax backward ops as torch exposes them: nll_loss (aten/src/ATen/native/LossNLL.cpp),
+// cross_entropy (composite: log_softmax + nll_loss_nd), mse_loss (Loss.cpp), and
+// _softmax_backward_data / _log_softmax_backward_data (SoftMax.cpp), which the autograd rows call.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+/// at::Reduction: None = 0, Mean = 1, Sum = 2.
+inline constexpr int64_t kReductionNone = 0, kReductionMean = 1, kReductionSum = 2;
+
+/// at::nll_loss_forward: (output, total_weight). `weight` may be undefined. Records NllLossBackward0.
+std::pair<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                           int64_t reduction, int64_t ignore_index);
+/// at::nll_loss_backward (the CPU kernel writes -(grad / total_weight) at each kept target).
+Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target, const Tensor& weight,
+                         int64_t reduction, int64_t ignore_index, const Tensor& total_weight);
+/// at::nll_loss_nd: torch.nn.functional.nll_loss after the reduction string became an enum.
+Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                   int64_t ignore_index);
+/// at::cross_entropy_loss with class-index targets: nll_loss_nd(log_softmax(self, class_dim), ...).
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
+                     int64_t ignore_index, double label_smoothing);
+/// at::mse_loss: (self - target)^2, then mean / sum. Records MseLossBackward0.
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction);
+/// at::mse_loss_backward: (norm * (self - target)) * grad, norm = 2/numel (mean) or 2, as float.
+Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
+
+/// at::_softmax_backward_data / _log_softmax_backward_data on CPU (grad and output made contiguous).
+Tensor softmax_backward_data(const Tensor& grad, const Tensor& output, int64_t dim, DType input_dtype);
+Tensor log_softmax_backward_data(const Tensor& grad, const Tensor& output, int64_t dim, DType input_dtype);
+
+}  // namespace dc
