@@ -1,0 +1,114 @@
+// Optimizer pointwise kernels: lerp with a scalar weight (aten/src/ATen/native/cpu/LerpKernel.cpp,
+// Lerp.h) and addcmul / addcdiv (PointwiseOpsKernel.cpp). torch registers all three with
+// REGISTER_DISPATCH, so AVX-512 machines run the AVX2 build (8 float lanes).
+#include <cmath>
+
+#include "densecore/core/checked_convert.h"
+#include "densecore/kernels/loops.h"
+#include "densecore/kernels/math_stubs.h"
+
+namespace dc {
+inline namespace DC_CPU_CAPABILITY {
+namespace {
+
+using vec::Vec;
+
+/// a * b + c as torch's compiled kernel computes it: GCC contracts it into one FMA in the AVX2 /
+/// AVX-512 builds (checked against torch: lerp's and addcmul's scalar tails round once, like their
+/// vector bodies); the DEFAULT build has no FMA and rounds twice.
+template <class T>
+inline T contracted_fma(T a, T b, T c) {
+#if defined(DC_VEC_X86)
+  return std::fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
+// ---- lerp ----------------------------------------------------------------------------------------
+
+/// Lerp.h lerp(): |w| < 0.5 ? self + w * (end - self) : end - (end - self) * (1 - w). Contracted,
+/// the second form is fma(-(end - self), 1 - w, end) = fma(w - 1, end - self, end) (1 - w exact
+/// negation of w - 1), i.e. the same as lerp_vec's fmadd(coeff, end - start, base).
+template <class T>
+inline T lerp_scalar(T self, T end, T w) {
+  const T diff = end - self;
+  if (std::abs(w) < T(0.5)) return contracted_fma(w, diff, self);
+  return contracted_fma(-diff, T(1) - w, end);
+}
+
+/// LerpKernel.cpp lerp_vec: mask = |w| < 0.5; coeff = mask ? w : w - 1; base = mask ? start : end;
+/// vec::fmadd(coeff, end - start, base) (an explicit FMA on AVX2/AVX-512, two roundings on DEFAULT).
+template <class T>
+inline T lerp_vec_lane(T start, T end, T w) {
+  const bool small = std::abs(w) < T(0.5);
+  const T coeff = small ? w : w - T(1);
+  const T base = small ? start : end;
+#if defined(DC_VEC_X86)
+  return std::fma(coeff, end - start, base);
+#else
+  return coeff * (end - start) + base;
+#endif
+}
+
+void lerp_scalar_kernel(TensorIter& iter, const Scalar& weight) {
+  dispatch_dtype(iter.common_dtype(), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      const T w = scalar_to<T>(weight);
+      cpu_kernel_vec(
+          iter, [=](T s, T e) -> T { return lerp_scalar(s, e, w); },
+          [=](Vec<T> s, Vec<T> e) { return Vec<T>::zip(s, e, [=](T x, T y) { return lerp_vec_lane(x, y, w); }); });
+    } else {
+      throw NotImplementedError(
+          dc::format("\"lerp_kernel_scalar\" not implemented for '{}' in densecore yet", scalar_type_name(iter.common_dtype())));
+    }
+  });
+}
+
+// ---- addcmul / addcdiv ---------------------------------------------------------------------------
+
+/// self + value * t1 * t2, i.e. fma(value * t1, t2, self) as compiled (see contracted_fma).
+void addcmul_kernel(TensorIter& iter, const Scalar& value) {
+  dispatch_dtype(iter.common_dtype(), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      const T v = scalar_to<T>(value);
+      auto op = [=](T s, T a, T b) -> T { return contracted_fma(v * a, b, s); };
+      cpu_kernel_vec(iter, op, [=](Vec<T> s, Vec<T> a, Vec<T> b) {
+        Vec<T> r;
+        for (int i = 0; i < Vec<T>::size(); ++i) r.v[i] = contracted_fma(v * a.v[i], b.v[i], s.v[i]);
+        return r;
+      });
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      const T v = scalar_to<T>(value);
+      cpu_kernel(iter, [=](T s, T a, T b) -> T { return vec::wrap_add(s, vec::wrap_mul(vec::wrap_mul(v, a), b)); });
+    } else {
+      throw NotImplementedError(
+          dc::format("\"addcmul_cpu_out\" not implemented for '{}' in densecore yet", scalar_type_name(iter.common_dtype())));
+    }
+  });
+}
+
+/// self + value * t1 / t2: three roundings (mul, div, add), the scalar multiplies t1 first.
+void addcdiv_kernel(TensorIter& iter, const Scalar& value) {
+  dispatch_dtype(iter.common_dtype(), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      const T v = scalar_to<T>(value);
+      const Vec<T> vv(v);
+      cpu_kernel_vec(
+          iter, [=](T s, T a, T b) -> T { return s + v * a / b; },
+          [=](Vec<T> s, Vec<T> a, Vec<T> b) { return s + vv * a / b; });
+    } else {
+      throw NotImplementedError(
+          dc::format("\"addcdiv_cpu_out\" not implemented for '{}' in densecore yet", scalar_type_name(iter.common_dtype())));
+    }
+  });
+}
+
+}  // namespace
+}  // namespace DC_CPU_CAPABILITY
+
+DC_REGISTER_DISPATCH(lerp_scalar_stub, &lerp_scalar_kernel);
+DC_REGISTER_DISPATCH(addcmul_stub, &addcmul_kernel);
+DC_REGISTER_DISPATCH(addcdiv_stub, &addcdiv_kernel);
+
+}  // namespace dc

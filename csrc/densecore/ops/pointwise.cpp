@@ -1,0 +1,129 @@
+// Front ends of lerp / addcmul / addcdiv (Lerp.cpp, PointwiseOps.cpp: build_ternary_op-style
+// iterators) and linalg.vector_norm (LinearAlgebra.cpp linalg_vector_norm_out): checks, promotion,
+// output, then the stubs of kernels/math_stubs.h; autograd rows Lerp / Addcmul / Addcdiv.
+#include "densecore/ops/pointwise.h"
+
+#include <cmath>
+
+#include "densecore/autograd/function.h"
+#include "densecore/core/error.h"
+#include "densecore/kernels/copy_kernel.h"
+#include "densecore/kernels/math_stubs.h"
+#include "densecore/kernels/reduce_iter.h"
+#include "densecore/ops/copy.h"
+#include "densecore/ops/creation.h"
+#include "densecore/ops/elementwise.h"
+#include "densecore/ops/unary.h"
+#include "densecore/ops/view.h"
+
+namespace dc {
+namespace {
+
+IterConfig ternary_config() {
+  IterConfig c;
+  c.promote_inputs_to_common_dtype = true;
+  c.cast_common_dtype_to_outputs = true;
+  c.enforce_safe_casting_to_output = true;
+  c.check_all_same_dtype = false;
+  return c;
+}
+
+template <class Kernel>
+Tensor run(const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kernel) {
+  TensorIter iter(ternary_config(), out, std::span<const Tensor>(inputs.begin(), inputs.size()));
+  kernel(iter);
+  if (out.defined()) out.bump_version();
+  return iter.output();
+}
+
+/// Records op over (self, others...); out == self is in-place, another out is not differentiable.
+OpRecord record(Op op, const char* name, const Tensor& self, std::initializer_list<Tensor> others, const Tensor& out) {
+  if (out.defined() && !out.is_same(self)) {
+    bool any = requires_grad(self) || requires_grad(out);
+    for (const Tensor& t : others) any = any || requires_grad(t);
+    check(!is_grad_enabled() || !any, "{}(): functions with out=... arguments don't support automatic "
+          "differentiation, but one of the arguments requires grad.", name);
+    return OpRecord(op, {});
+  }
+  if (out.defined()) return OpRecord(op, self, others);
+  if (others.size() == 1) return OpRecord(op, {self, *others.begin()});
+  return OpRecord(op, {self, *others.begin(), *(others.begin() + 1)});
+}
+
+}  // namespace
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight, const Tensor& out) {
+  // TypeMeta names, as torch's message prints them ("float", "double", "c10::Half").
+  static constexpr const char* kMeta[] = {"bool", "unsigned char", "signed char", "short int", "int",
+                                          "long int", "c10::Half", "c10::BFloat16", "float", "double"};
+  check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", kMeta[int(self.dtype())],
+        kMeta[int(end.dtype())]);
+  OpRecord rec = record(Op::Lerp, "lerp", self, {end}, out);
+  if (rec.active()) rec.params().alpha = weight;
+  return rec.finish(run(out, {self, end}, [&](TensorIter& it) { lerp_scalar_stub(it, weight); }));
+}
+
+Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
+  OpRecord rec = record(Op::Addcmul, "addcmul", self, {t1, t2}, out);
+  if (rec.active()) {
+    rec.params().alpha = value;
+    rec.save(t1);
+    rec.save(t2);
+  }
+  return rec.finish(run(out, {self, t1, t2}, [&](TensorIter& it) { addcmul_stub(it, value); }));
+}
+
+Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
+  check(!(is_integral(t1.dtype(), true) && is_integral(t2.dtype(), true)),
+        "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
+        "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+        "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+        "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
+        "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+  OpRecord rec = record(Op::Addcdiv, "addcdiv", self, {t1, t2}, out);
+  if (rec.active()) {
+    rec.params().alpha = value;
+    rec.save(t1);
+    rec.save(t2);
+  }
+  return rec.finish(run(out, {self, t1, t2}, [&](TensorIter& it) { addcdiv_stub(it, value); }));
+}
+
+Tensor vector_norm(const Tensor& x, double ord, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
+  check(is_floating(x.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+        scalar_type_name(x.dtype()));
+  const int64_t ndim = x.dim();
+  std::vector<bool> mask(std::max<int64_t>(ndim, 0), dims.empty());
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, ndim);
+    if (ndim == 0) continue;
+    check(!mask[w], "dim {} appears multiple times in the list of dims", w);
+    mask[w] = true;
+  }
+  Shape shape;
+  bool over_ones = true;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (!mask[d]) shape.push_back(x.size(d));
+    else {
+      if (keepdim) shape.push_back(1);
+      over_ones = over_ones && x.size(d) == 1;
+    }
+  }
+  const Tensor in = dtype ? to_dtype(x, *dtype) : x;
+  if (over_ones) {  // every reduced dim has size 1: abs (or != 0 for ord 0)
+    const Tensor v = reshape(in, shape);
+    if (ord != 0.0) return abs(v);
+    return to_dtype(compare(CompareOp::Ne, v, wrapped_scalar_tensor(Scalar::from_int(0))), in.dtype());
+  }
+  Tensor result = Tensor::empty(shape, in.dtype());
+  const Tensor outs[1] = {review_reduce_result(result, ndim, mask, keepdim)};
+  ReduceIter it(outs, in);
+  if (it.numel() == 0) {
+    fill_(result, Scalar::from_double(ord < 0 ? INFINITY : 0.0));
+    return result;
+  }
+  norm_stub(it, ord);
+  return result;
+}
+
+}  // namespace dc

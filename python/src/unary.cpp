@@ -1,0 +1,138 @@
+// Unary math, pow, the optimizer pointwise ops and vector_norm for Python: torch.sqrt/exp/...,
+// torch.pow, lerp/addcmul/addcdiv, linalg_vector_norm / norm, their Tensor methods and in-place
+// forms (x.sqrt_(), x.lerp_(end, w), ...). Thin forwarders to densecore/ops/unary.h, pointwise.h.
+#include <optional>
+
+#include <nanobind/stl/optional.h>
+
+#include "bindings.h"
+#include "dtype_caster.h"
+#include "int_args.h"
+
+#include "densecore/ops/elementwise.h"
+#include "densecore/ops/pointwise.h"
+#include "densecore/ops/unary.h"
+
+namespace {
+
+using dc::Scalar;
+using dc::Tensor;
+using UnaryFn = Tensor (*)(const Tensor&, const Tensor&);
+
+Scalar py_scalar(nb::handle h, const char* fn, const char* arg) {
+  if (PyBool_Check(h.ptr())) return Scalar::from_bool(h.ptr() == Py_True);
+  if (PyLong_Check(h.ptr())) return Scalar::from_int(PyLong_AsLongLong(h.ptr()));
+  if (PyFloat_Check(h.ptr())) return Scalar::from_double(PyFloat_AsDouble(h.ptr()));
+  if (nb::isinstance<Tensor>(h) && nb::cast<const Tensor&>(h).dim() == 0) {
+    nb::object v = h.attr("item")();
+    return py_scalar(v, fn, arg);
+  }
+  throw dc::TypeError(dc::format("{}(): argument '{}' must be Number, not {}", fn, arg, Py_TYPE(h.ptr())->tp_name));
+}
+
+Tensor out_arg(nb::handle out) { return out.is_none() ? Tensor() : nb::cast<Tensor>(out); }
+
+nb::object result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
+
+constexpr std::pair<const char*, UnaryFn> kUnary[] = {
+    {"sqrt", &dc::sqrt},       {"rsqrt", &dc::rsqrt}, {"exp", &dc::exp},         {"log", &dc::log},
+    {"tanh", &dc::tanh},       {"erf", &dc::erf},     {"sin", &dc::sin},         {"cos", &dc::cos},
+    {"sigmoid", &dc::sigmoid}, {"relu", &dc::relu},   {"reciprocal", &dc::reciprocal}};
+
+void bind_unary_ops(nb::module_& m, TensorClass& cls) {
+  for (const auto& [name, fn] : kUnary) {
+    const UnaryFn f = fn;
+    m.def(name, [f](const Tensor& a, nb::handle out) { return result_or_out(f(a, out_arg(out)), out); },
+          nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
+    cls.def(name, [f](const Tensor& a) { return f(a, Tensor()); });
+    cls.def((std::string(name) + "_").c_str(), [f](nb::handle s) {
+      Tensor& self = nb::cast<Tensor&>(s);
+      f(self, self);
+      return nb::borrow(s);
+    });
+  }
+  m.def("sigmoid_backward", &dc::sigmoid_backward);
+  m.def("tanh_backward", &dc::tanh_backward);
+}
+
+/// torch.pow(tensor, number); a tensor exponent or a number base is not mirrored yet.
+Tensor pow_any(nb::handle base, nb::handle exponent, const Tensor& out) {
+  if (!nb::isinstance<Tensor>(base) || nb::isinstance<Tensor>(exponent))
+    throw dc::NotImplementedError("[pow] only pow(tensor, number) is supported in densecore yet");
+  return dc::pow(nb::cast<const Tensor&>(base), py_scalar(exponent, "pow", "exponent"), out);
+}
+
+void bind_pow(nb::module_& m, TensorClass& cls) {
+  m.def("pow", [](nb::handle b, nb::handle e, nb::handle out) { return result_or_out(pow_any(b, e, out_arg(out)), out); },
+        nb::arg("input"), nb::arg("exponent"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def("pow", [](nb::handle s, nb::handle e) { return pow_any(s, e, Tensor()); }, nb::arg("exponent"));
+  cls.def("__pow__", [](nb::handle s, nb::handle e) { return pow_any(s, e, Tensor()); });
+  cls.def("pow_", [](nb::handle s, nb::handle e) {
+    Tensor& self = nb::cast<Tensor&>(s);
+    pow_any(s, e, self);
+    return nb::borrow(s);
+  }, nb::arg("exponent"));
+  cls.def("__ipow__", [](nb::handle s, nb::handle e) {
+    Tensor& self = nb::cast<Tensor&>(s);
+    pow_any(s, e, self);
+    return nb::borrow(s);
+  });
+}
+
+void bind_pointwise(nb::module_& m, TensorClass& cls) {
+  auto lerp = [](const Tensor& s, const Tensor& e, nb::handle w, const Tensor& out) {
+    if (nb::isinstance<Tensor>(w) && nb::cast<const Tensor&>(w).dim() != 0)
+      throw dc::NotImplementedError("[lerp] a tensor weight is not supported in densecore yet");
+    return dc::lerp(s, e, py_scalar(w, "lerp", "weight"), out);
+  };
+  m.def("lerp", [lerp](const Tensor& s, const Tensor& e, nb::handle w, nb::handle out) {
+    return result_or_out(lerp(s, e, w, out_arg(out)), out);
+  }, nb::arg("input"), nb::arg("end"), nb::arg("weight"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def("lerp", [lerp](const Tensor& s, const Tensor& e, nb::handle w) { return lerp(s, e, w, Tensor()); },
+          nb::arg("end"), nb::arg("weight"));
+  cls.def("lerp_", [lerp](nb::handle s, const Tensor& e, nb::handle w) {
+    Tensor& self = nb::cast<Tensor&>(s);
+    lerp(self, e, w, self);
+    return nb::borrow(s);
+  }, nb::arg("end"), nb::arg("weight"));
+  using Ternary = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
+  for (const auto& [name, fn] : {std::pair<const char*, Ternary>{"addcmul", &dc::addcmul}, {"addcdiv", &dc::addcdiv}}) {
+    const Ternary f = fn;
+    const std::string n = name;
+    m.def(name, [f, n](const Tensor& s, const Tensor& a, const Tensor& b, nb::handle v, nb::handle out) {
+      return result_or_out(f(s, a, b, py_scalar(v, n.c_str(), "value"), out_arg(out)), out);
+    }, nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1,
+       nb::arg("out") = nb::none());
+    cls.def(name, [f, n](const Tensor& s, const Tensor& a, const Tensor& b, nb::handle v) {
+      return f(s, a, b, py_scalar(v, n.c_str(), "value"), Tensor());
+    }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+    cls.def((n + "_").c_str(), [f, n](nb::handle s, const Tensor& a, const Tensor& b, nb::handle v) {
+      Tensor& self = nb::cast<Tensor&>(s);
+      f(self, a, b, py_scalar(v, n.c_str(), "value"), self);
+      return nb::borrow(s);
+    }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
+  }
+}
+
+double ord_arg(nb::handle ord) {
+  if (PyFloat_Check(ord.ptr()) || PyLong_Check(ord.ptr())) return nb::cast<double>(ord);
+  throw dc::TypeError(dc::format("linalg_vector_norm(): argument 'ord' must be Number, not {}", Py_TYPE(ord.ptr())->tp_name));
+}
+
+void bind_norm(nb::module_& m) {
+  m.def("linalg_vector_norm", [](const Tensor& x, nb::handle ord, nb::handle dim, bool keepdim, std::optional<dc::DType> dtype) {
+    std::vector<int64_t> dims;
+    if (!dim.is_none()) dims = int_args::to_int_list(dim, "linalg_vector_norm", "dim");
+    return dc::vector_norm(x, ord_arg(ord), dims, keepdim, dtype);
+  }, nb::arg("x"), nb::arg("ord") = 2, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
+     nb::arg("dtype") = nb::none());
+}
+
+}  // namespace
+
+void bind_unary(nb::module_& m, TensorClass& cls) {
+  bind_unary_ops(m, cls);
+  bind_pow(m, cls);
+  bind_pointwise(m, cls);
+  bind_norm(m);
+}

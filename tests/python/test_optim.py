@@ -1,0 +1,192 @@
+"""torch.optim (AdamW, Adam, SGD, lr schedulers) and torch.nn.utils.clip_grad_norm_ against torch,
+bitwise: parameters, optimizer state and returned norms after 20 steps on given gradients, with
+nanoGPT's two param groups (weight_decay 0.1 / 0.0), betas (0.9, 0.99) and lr rewritten in
+param_groups every step; state_dict round trips; native, ATEN_CPU_CAPABILITY=avx2, OMP_NUM_THREADS=1.
+"""
+import oracle
+import pytest
+
+CONFIGS = {"native": None, "avx2": {"ATEN_CPU_CAPABILITY": "avx2"}, "1thread": {"OMP_NUM_THREADS": "1"}}
+
+SETUP = r"""
+import random, math
+def vals(n, seed, scale=1.0):
+    r = random.Random(seed)
+    return torch.tensor([r.gauss(0, 1) * scale for _ in range(n)], dtype=torch.float32)
+SHAPES = [(7,), (33, 5), (100,), (40013,), (3, 1)]
+def make_params():
+    return [torch.nn.Parameter(vals(math.prod(s), 100 + i).reshape(s)) for i, s in enumerate(SHAPES)]
+def set_grads(params, step, scale=1.0):
+    for i, p in enumerate(params):
+        p.grad = vals(p.numel(), 1000 * step + i, scale).reshape(p.shape)
+def lr_at(it):  # nanoGPT's get_lr: warmup then cosine decay
+    warmup, decay, lr, min_lr = 5, 20, 1e-3, 1e-4
+    if it < warmup:
+        return lr * (it + 1) / (warmup + 1)
+    ratio = (it - warmup) / (decay - warmup)
+    return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (lr - min_lr)
+def state_list(opt, params):
+    return [[opt.state[p][k] for k in sorted(opt.state[p])] for p in params if p in opt.state]
+"""
+
+RUNS = {
+    "adamw_nanogpt": """
+params = make_params()
+groups = [{'params': [p for p in params if p.dim() >= 2], 'weight_decay': 0.1},
+          {'params': [p for p in params if p.dim() < 2], 'weight_decay': 0.0}]
+opt = torch.optim.AdamW(groups, lr=1e-3, betas=(0.9, 0.99))
+norms = []
+for it in range(20):
+    for g in opt.param_groups:
+        g['lr'] = lr_at(it)
+    set_grads(params, it, scale=0.5 if it % 3 else 3.0)
+    norms.append(torch.nn.utils.clip_grad_norm_(params, 1.0))
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+out = [params, norms, state_list(opt, params), [p.grad is None for p in params]]
+""",
+    "adamw_defaults": """
+params = make_params()
+opt = torch.optim.AdamW(params)
+for it in range(20):
+    set_grads(params, it)
+    opt.step()
+out = [params, state_list(opt, params)]
+""",
+    "adam_l2_amsgrad": """
+params = make_params()
+opt = torch.optim.Adam(params, lr=3e-3, betas=(0.8, 0.95), eps=1e-6, weight_decay=0.05, amsgrad=True)
+for it in range(20):
+    set_grads(params, it)
+    opt.step()
+out = [params, state_list(opt, params)]
+""",
+    "adam_maximize": """
+params = make_params()
+opt = torch.optim.Adam(params, lr=1e-2, maximize=True)
+for it in range(20):
+    set_grads(params, it)
+    opt.step()
+out = [params, state_list(opt, params)]
+""",
+    "sgd_plain": """
+params = make_params()
+opt = torch.optim.SGD(params, lr=0.1)
+for it in range(20):
+    set_grads(params, it)
+    opt.step()
+out = params
+""",
+    "sgd_momentum_wd": """
+params = make_params()
+opt = torch.optim.SGD(params, lr=0.05, momentum=0.9, dampening=0.1, weight_decay=1e-3)
+for it in range(20):
+    set_grads(params, it)
+    opt.step()
+out = [params, state_list(opt, params)]
+""",
+    "sgd_nesterov": """
+params = make_params()
+opt = torch.optim.SGD(params, lr=0.05, momentum=0.9, nesterov=True)
+for it in range(20):
+    set_grads(params, it)
+    opt.step()
+out = [params, state_list(opt, params)]
+""",
+    "adamw_state_dict_roundtrip": """
+params = make_params()
+groups = [{'params': params[:2], 'weight_decay': 0.1}, {'params': params[2:], 'weight_decay': 0.0}]
+opt = torch.optim.AdamW(groups, lr=1e-3, betas=(0.9, 0.99))
+for it in range(10):
+    set_grads(params, it)
+    opt.step()
+sd = opt.state_dict()
+params2 = [torch.nn.Parameter(torch.empty_like(p).copy_(p.detach())) for p in params]
+opt2 = torch.optim.AdamW([{'params': params2[:2], 'weight_decay': 0.1}, {'params': params2[2:], 'weight_decay': 0.0}],
+                         lr=1e-3, betas=(0.9, 0.99))
+opt2.load_state_dict(sd)
+for it in range(10, 20):
+    set_grads(params2, it)
+    opt2.step()
+sd2 = opt2.state_dict()
+out = [params2, sd['param_groups'], sorted(sd['state'].keys()), [sorted(v.keys()) for v in sd['state'].values()],
+       sd2['param_groups'], [sd2['state'][k] for k in sorted(sd2['state'])]]
+""",
+    "schedulers": """
+params = make_params()
+opt = torch.optim.SGD([{'params': params[:2]}, {'params': params[2:], 'lr': 0.3}], lr=0.1)
+s1 = torch.optim.lr_scheduler.StepLR(opt, step_size=3, gamma=0.7)
+lrs = []
+for it in range(10):
+    opt.step(); s1.step(); lrs.append(s1.get_last_lr())
+opt = torch.optim.SGD(params, lr=0.1)
+s2 = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=7, eta_min=0.001)
+for it in range(20):
+    opt.step(); s2.step(); lrs.append(s2.get_last_lr())
+opt = torch.optim.SGD(params, lr=0.1)
+s3 = torch.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.95 ** e)
+for it in range(5):
+    opt.step(); s3.step(); lrs.append(s3.get_last_lr())
+out = lrs
+""",
+}
+
+CLIP = {}
+for _name, _scale, _maxn, _ord in [("below", 0.001, 1.0, 2.0), ("above", 2.0, 1.0, 2.0), ("above_max3", 2.0, 3.0, 2.0),
+                                   ("inf", 2.0, 1.0, "float('inf')"), ("ord1", 0.01, 0.5, 1)]:
+    CLIP[f"clip_{_name}"] = f"""
+params = make_params()
+set_grads(params, 7, {_scale})
+n = torch.nn.utils.clip_grad_norm_(params, {_maxn}, norm_type={_ord})
+out = [n, [p.grad for p in params]]
+"""
+CLIP["clip_generator_single"] = """
+params = make_params()
+set_grads(params, 3, 5.0)
+params[1].grad = None
+n = torch.nn.utils.clip_grad_norm_((p for p in params), 1.0)
+m = torch.nn.utils.clip_grad_norm_(params[0], 0.1)
+out = [n, m, [p.grad for p in params]]
+"""
+CLIP["clip_value"] = """
+params = make_params()
+set_grads(params, 4, 2.0)
+torch.nn.utils.clip_grad_value_(params, 0.75)
+out = [p.grad for p in params]
+"""
+CLIP["signature"] = """
+import inspect
+out = [list(inspect.signature(torch.optim.AdamW).parameters), list(inspect.signature(torch.optim.Adam).parameters),
+       list(inspect.signature(torch.optim.SGD).parameters), 'fused' in inspect.signature(torch.optim.AdamW).parameters]
+"""
+CLIP["defaults"] = """
+p = torch.nn.Parameter(torch.ones(3))
+o = torch.optim.AdamW([p])
+out = [o.defaults, o.param_groups[0]['betas'], torch.optim.SGD([p]).defaults]
+"""
+
+ERRORS = {
+    "empty": "out = torch.optim.AdamW([])",
+    "bad_lr": "out = torch.optim.AdamW([torch.nn.Parameter(torch.ones(2))], lr=-1.0)",
+    "bad_beta": "out = torch.optim.Adam([torch.nn.Parameter(torch.ones(2))], betas=(1.0, 0.9))",
+    "int_betas": "out = torch.optim.Adam([torch.nn.Parameter(torch.ones(2))], betas=(0, 0.9))",
+    "tensor_params": "out = torch.optim.SGD(torch.ones(2), lr=0.1)",
+    "duplicate_group": "p = torch.nn.Parameter(torch.ones(2)); out = torch.optim.SGD([{'params': [p]}, {'params': [p]}], lr=0.1)",
+    "non_leaf": "p = torch.ones(2, requires_grad=True) * 2; out = torch.optim.SGD([p], lr=0.1)",
+    "nesterov": "out = torch.optim.SGD([torch.nn.Parameter(torch.ones(2))], lr=0.1, nesterov=True)",
+    "load_mismatch": "p = torch.nn.Parameter(torch.ones(2)); o = torch.optim.SGD([p], lr=0.1); out = o.load_state_dict({'state': {}, 'param_groups': []})",
+}
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_optimizers_20_steps(config):
+    oracle.assert_cases_equal(RUNS, setup=SETUP, env=CONFIGS[config])
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_clip_grad(config):
+    oracle.assert_cases_equal(CLIP, setup=SETUP, env=CONFIGS[config])
+
+
+def test_errors_match_torch():
+    oracle.assert_cases_equal(ERRORS, setup=SETUP, match_message=True)
