@@ -1,0 +1,530 @@
+"""torch.save / torch.load in PyTorch's zip format (torch/serialization.py), without torch installed.
+
+save() writes the archive torch 2.14.1 writes, byte for byte for the objects of a training checkpoint
+(dicts, OrderedDict state dicts with _metadata, tensors, Parameters, dtypes, Size, numbers, strings,
+tuples, lists): a protocol-2 data.pkl naming torch's rebuild functions, one data/<key> record per
+storage (written whole, shared storages once), the miniz zip layout and the serialization id.
+load() reads such archives, written by torch or DenseCore, through the weights-only unpickler: it
+never runs code from the file, whatever `weights_only` says (see docs/exactness.md).
+"""
+import contextlib
+import io
+import os
+import pickle
+import sys
+import zipfile
+from collections import Counter, OrderedDict
+
+from . import _C
+from . import _weights_only_unpickler as _wou
+from ._pickler import Pickler, Reduce
+from ._zip import ZipWriter, archive_name
+
+DEFAULT_PROTOCOL = 2
+
+# torch/storage.py _dtype_to_storage_type_map, for the dtypes DenseCore has.
+_STORAGE_NAMES = {
+    "float64": "DoubleStorage", "float32": "FloatStorage", "float16": "HalfStorage", "bfloat16": "BFloat16Storage",
+    "int64": "LongStorage", "int32": "IntStorage", "int16": "ShortStorage", "int8": "CharStorage",
+    "uint8": "ByteStorage", "bool": "BoolStorage",
+}
+# Storage types torch knows but DenseCore has no dtype for (quantized, complex).
+_OTHER_STORAGES = ("ComplexDoubleStorage", "ComplexFloatStorage", "QUInt8Storage", "QInt8Storage", "QInt32Storage",
+                   "QUInt4x2Storage", "QUInt2x4Storage")
+# dtypes torch allows in weights-only files that DenseCore lacks (torch.storage._new_dtypes etc.).
+_OTHER_DTYPES = ("complex32", "complex64", "complex128", "uint16", "uint32", "uint64", "float8_e5m2",
+                 "float8_e4m3fn", "float8_e5m2fnuz", "float8_e4m3fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2",
+                 "bits8", "bits16", "bits1x8", "bits2x4", "bits4x2", "qint8", "quint8", "qint32", "quint4x2",
+                 "quint2x4") + tuple(f"uint{i}" for i in range(1, 8)) + tuple(f"int{i}" for i in range(1, 8))
+
+
+def _dtype(name):
+    return getattr(_C, name)
+
+
+def _dtype_name(dt):
+    return str(dt).replace("torch.", "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rebuild functions: what the GLOBALs torch._utils._rebuild_* resolve to on load.
+# ---------------------------------------------------------------------------------------------
+class StorageType:
+    """torch.serialization.StorageType: what a legacy `torch.FloatStorage` GLOBAL loads as."""
+
+    def __init__(self, name):
+        self.name = name
+        self._dtype = _dtype(_storage_dtype_name(name))
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    def __str__(self):
+        return f"StorageType(dtype={self.dtype})"
+
+
+def _storage_dtype_name(storage_name):
+    for dt, name in _STORAGE_NAMES.items():
+        if name == storage_name:
+            return dt
+    raise RuntimeError(f"DenseCore cannot load {storage_name}: it has no such dtype")
+
+
+class UntypedStorage:
+    """torch.UntypedStorage as far as DenseCore needs it: the bytes behind a tensor, with identity."""
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    @property
+    def _cdata(self):
+        return self._tensor._storage_key()
+
+    def data_ptr(self):
+        return self._tensor._storage_data_ptr() if self.nbytes() else 0
+
+    def nbytes(self):
+        return self._tensor._storage_nbytes()
+
+    size = nbytes
+    __len__ = nbytes
+
+    @property
+    def device(self):
+        from ._device import device  # noqa: PLC0415
+
+        return device("cpu")
+
+    def __repr__(self):
+        return f"<densecore UntypedStorage of {self.nbytes()} bytes>"
+
+
+def _untyped_storage(self):
+    """Tensor.untyped_storage()."""
+    return UntypedStorage(self)
+
+
+class _LoadedStorage:
+    """A storage read from an archive: its bytes, and one flat tensor per dtype viewing them."""
+
+    def __init__(self, data, dtype):
+        self.data, self.dtype = data, dtype
+        self._flat = {}
+
+    def flat(self, dtype):
+        if dtype not in self._flat:
+            item = _C.empty(0, dtype=dtype).element_size()
+            self._flat[dtype] = _C._tensor_from_bytes(self.data, [len(self.data) // item], dtype)
+        return self._flat[dtype]
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride, dtype=None):
+    return _C._view_of_storage(storage.flat(dtype or storage.dtype), list(size), list(stride), storage_offset)
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
+    if metadata:
+        raise NotImplementedError(f"densecore.load: tensor metadata {sorted(metadata)} (conj/neg bits) is not supported")
+    t = _rebuild_tensor(storage, storage_offset, size, stride)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None):
+    if metadata:
+        raise NotImplementedError(f"densecore.load: tensor metadata {sorted(metadata)} (conj/neg bits) is not supported")
+    t = _rebuild_tensor(storage, storage_offset, size, stride, dtype)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+    from .nn.parameter import Parameter  # noqa: PLC0415
+
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    param = _rebuild_parameter(data, requires_grad)
+    for k, v in (state or {}).items():
+        setattr(param, k, v)
+    return param
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    ret = func(*args)
+    if new_type is not type(ret) and new_type is not _C.Tensor:
+        raise NotImplementedError(f"densecore.load: tensor subclass {new_type} is not supported")
+    for k, v in (state or {}).items():
+        setattr(ret, k, v)
+    return ret
+
+
+def _unsupported(name):
+    def fail(*args, **kwargs):
+        raise RuntimeError(f"densecore.load: {name} is not supported by DenseCore")
+
+    fail.__qualname__ = name
+    return fail
+
+
+# ---------------------------------------------------------------------------------------------
+# save
+# ---------------------------------------------------------------------------------------------
+class _Storages:
+    """torch's _save.persistent_id: one key per storage in first-encounter order."""
+
+    def __init__(self):
+        self.id_map = {}  # storage identity -> key str
+        self.storages = {}  # key -> tensor holding the storage
+        self.dtypes = {}  # data_ptr -> dtype, to refuse one storage saved as two dtypes
+
+    def persistent_id(self, obj, pickler):
+        if type(obj) is not _StorageRef:
+            return None
+        t = obj.tensor
+        ptr = t._storage_data_ptr() if t._storage_nbytes() else 0
+        if ptr:
+            if self.dtypes.setdefault(ptr, t.dtype) != t.dtype:
+                raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different types")
+        key = self.id_map.setdefault(t._storage_key(), str(len(self.id_map)))
+        self.storages[key] = t
+        storage_type = pickler.global_of("torch", _STORAGE_NAMES[_dtype_name(t.dtype)])
+        return ("storage", storage_type, key, "cpu", t._storage_nbytes() // t.element_size())
+
+
+class _StorageRef:
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
+def _reducer(pickler):
+    from ._device import device  # noqa: PLC0415
+    from ._size import Size  # noqa: PLC0415
+    from .nn.parameter import Parameter  # noqa: PLC0415
+
+    def reduce(obj):
+        t = type(obj)
+        if t is _C.Tensor:  # Tensor._reduce_ex_internal
+            args = (_StorageRef(obj), obj.storage_offset(), tuple(obj.size()), obj.stride(), obj.requires_grad,
+                    OrderedDict())
+            return Reduce(pickler.global_of("torch._utils", "_rebuild_tensor_v2"), args)
+        if t is Parameter:  # Parameter.__reduce_ex__
+            return Reduce(pickler.global_of("torch._utils", "_rebuild_parameter"),
+                          (obj.detach(), obj.requires_grad, OrderedDict()))
+        if isinstance(obj, _C.Tensor):
+            raise pickle.PicklingError(f"densecore.save: tensor subclass {t.__name__} is not supported")
+        if t is OrderedDict:  # OrderedDict.__reduce__: class, (), instance dict; items follow
+            return Reduce(pickler.global_of("collections", "OrderedDict"), (), vars(obj) or None)
+        if t is _C.dtype:  # dtype.__reduce__ returns its name: GLOBAL torch <name>
+            pickler.save_global(pickler.global_of("torch", _dtype_name(obj)), obj)
+            return None
+        if t is Size:
+            return Reduce(pickler.global_of("torch", "Size"), (tuple(obj),))
+        if t is device:
+            args = (obj.type,) if obj.index is None else (obj.type, obj.index)
+            return Reduce(pickler.global_of("torch", "device"), args)
+        return pickler.generic_reduce(obj)
+
+    return reduce
+
+
+def _pickle(obj):
+    """(data.pkl bytes, {key: tensor owning the storage})."""
+    storages = _Storages()
+    pickler = Pickler()
+    pickler.reducer = _reducer(pickler)
+    pickler.persistent_id = lambda o: storages.persistent_id(o, pickler)
+    return pickler.dump(obj), storages.storages
+
+
+def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    """torch.save: `obj` to the path or binary file object `f` in PyTorch's zip format."""
+    if not _use_new_zipfile_serialization:
+        raise NotImplementedError("densecore.save: the legacy (non-zip) format is not supported")
+    if pickle_module is not pickle or pickle_protocol != DEFAULT_PROTOCOL:
+        raise NotImplementedError("densecore.save writes pickle protocol 2 with its own pickler only")
+    data_pkl, storages = _pickle(obj)
+    with _open_for_write(f) as (out, name):
+        zf = ZipWriter(out, name)
+        zf.write_record("data.pkl", data_pkl)
+        zf.write_record(".format_version", b"1")
+        zf.write_record(".storage_alignment", b"64")
+        if not _disable_byteorder_record:
+            zf.write_record("byteorder", sys.byteorder.encode())
+        for key, t in storages.items():
+            zf.write_record(f"data/{key}", t._storage_bytes())
+        zf.write_end_of_file()
+
+
+@contextlib.contextmanager
+def _open_for_write(f):
+    if isinstance(f, (str, os.PathLike)):
+        path = os.fspath(f)
+        parent = os.path.dirname(path)
+        if parent and not os.path.isdir(parent):
+            raise RuntimeError(f"Parent directory {parent} does not exist.")
+        name = archive_name(path) if path.isascii() else "archive"  # torch streams non-ASCII paths
+        buf = io.BytesIO()
+        yield buf, name
+        with open(path, "wb") as out:  # written only once the archive is complete
+            out.write(buf.getvalue())
+    else:
+        if not hasattr(f, "write"):
+            raise AttributeError(f"expected 'f' to be string, path, or a file-like object with a 'write' attribute")
+        yield f, "archive"
+        if hasattr(f, "flush"):
+            f.flush()
+
+
+# ---------------------------------------------------------------------------------------------
+# load
+# ---------------------------------------------------------------------------------------------
+_UNSAFE_MESSAGE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
+    "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, "
+    "but it can result in arbitrary code execution. Do it only if you got the file from a "
+    "trusted source."
+)
+_DOCS_MESSAGE = (
+    "\n\nCheck the documentation of torch.load to learn more about types accepted by default with "
+    "weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
+)
+
+
+def _weights_only_message(message):
+    """torch.load's _get_wo_message: the preamble torch puts before a WeightsUnpickler error."""
+    import re  # noqa: PLC0415
+
+    if re.search(r"GLOBAL (\S+) was not an allowed global by default.", message):
+        updated = (
+            "Weights only load failed. This file can still be loaded, to do so you have two options, "
+            "\033[1mdo those steps only if you trust the source of the checkpoint\033[0m. "
+            f"\n\t(1) {_UNSAFE_MESSAGE}\n\t(2) Alternatively, to load with `weights_only=True` please check "
+            "the recommended steps in the following error message.\n\tWeightsUnpickler error: " + message
+        )
+    elif re.search(r"(\S+) must be (\S+) to load", message):
+        return f"Weights only load failed. {message}\n {_UNSAFE_MESSAGE}\n"
+    else:
+        updated = f"Weights only load failed. {_UNSAFE_MESSAGE}\n"
+        if not re.search(r"whose module (\S+) is blocked", message):
+            updated += ("Please file an issue with the following so that we can make "
+                        "`weights_only=True` compatible with your use case: WeightsUnpickler error: ")
+        updated += "\n\n" + message
+    return updated + _DOCS_MESSAGE
+
+
+def _allowed_globals():
+    """torch's _get_allowed_globals, resolved to DenseCore objects."""
+    from ._device import device  # noqa: PLC0415
+    from ._size import Size  # noqa: PLC0415
+    from .nn.parameter import Parameter  # noqa: PLC0415
+
+    rc = {
+        "collections.OrderedDict": OrderedDict, "collections.Counter": Counter,
+        "torch.nn.parameter.Parameter": Parameter, "torch.serialization._get_layout": _unsupported("_get_layout"),
+        "torch.Size": Size, "torch.Tensor": _C.Tensor, "torch.device": device,
+        "_codecs.encode": _wou.encode, "builtins.bytearray": bytearray, "builtins.set": set,
+        "builtins.complex": complex,
+        "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2, "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
+        "torch._utils._rebuild_tensor": _rebuild_tensor, "torch._utils._rebuild_parameter": _rebuild_parameter,
+        "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
+        "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
+        "torch.UntypedStorage": UntypedStorage, "torch.storage.UntypedStorage": UntypedStorage,
+    }
+    for name in ("_rebuild_qtensor", "_rebuild_sparse_tensor", "_rebuild_meta_tensor_no_storage",
+                 "_rebuild_nested_tensor", "_rebuild_wrapper_subclass", "_rebuild_device_tensor_from_numpy",
+                 "_rebuild_device_tensor_from_cpu_tensor"):
+        rc[f"torch._utils.{name}"] = _unsupported(f"torch._utils.{name}")
+    for dt in _STORAGE_NAMES:
+        rc[f"torch.{dt}"] = _dtype(dt)
+    for dt in _OTHER_DTYPES:
+        rc[f"torch.{dt}"] = _unsupported(f"dtype torch.{dt}")
+    for name in list(_STORAGE_NAMES.values()) + list(_OTHER_STORAGES):
+        st = StorageType(name) if name in _STORAGE_NAMES.values() else _unsupported(f"torch.{name}")
+        rc[f"torch.{name}"] = st
+        rc[f"torch.cuda.{name}"] = st
+    return rc
+
+
+class _Loader:
+    """torch's _load: storages read once per key from data/<key>, placed by map_location."""
+
+    def __init__(self, zf, prefix, map_location):
+        self.zf, self.prefix, self.map_location = zf, prefix, map_location
+        self.loaded = {}
+        self.swap = self.byteorder() != sys.byteorder
+
+    def record(self, name):
+        try:
+            return self.zf.read(self.prefix + name)
+        except KeyError:
+            raise RuntimeError(f"PytorchStreamReader failed locating file {name}: file not found") from None
+
+    def has(self, name):
+        return (self.prefix + name) in self.zf.NameToInfo
+
+    def byteorder(self):
+        if not self.has("byteorder"):
+            return "little"
+        data = self.record("byteorder")
+        if data not in (b"little", b"big"):
+            raise ValueError("Unknown endianness type: " + data.decode())
+        return data.decode()
+
+    def persistent_load(self, pid):
+        if not isinstance(pid, tuple):
+            raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
+        typename = pid[0].decode("ascii") if isinstance(pid[0], bytes) else pid[0]
+        if typename != "storage":
+            raise AssertionError(f"Unknown typename for persistent_load, expected 'storage' but got '{typename}'")
+        storage_type, key, location, numel = pid[1:]
+        dtype = _C.uint8 if storage_type is UntypedStorage else storage_type.dtype
+        if key not in self.loaded:
+            nbytes = numel * _C.empty(0, dtype=dtype).element_size()
+            data = self.record(f"data/{key}")
+            if len(data) != nbytes:
+                raise RuntimeError(f"densecore.load: record data/{key} holds {len(data)} bytes, expected {nbytes}")
+            if self.swap and dtype.itemsize > 1:
+                data = _byteswap(data, dtype.itemsize)
+            storage = _LoadedStorage(data, dtype)
+            self.loaded[key] = self.restore(storage, location.decode() if isinstance(location, bytes) else location)
+        return self.loaded[key]
+
+    def restore(self, storage, location):
+        m = self.map_location
+        if m is None:
+            target = location
+        elif isinstance(m, dict):
+            target = m.get(location, location)
+        elif isinstance(m, (str, bytes)):
+            target = m.decode() if isinstance(m, bytes) else m
+        elif type(m).__name__ == "device":
+            target = str(m)
+        else:
+            result = m(storage, location)
+            return storage if result is None else result
+        return _to_location(storage, target)
+
+
+def _byteswap(data, item):
+    b = bytearray(data)
+    for i in range(0, len(b), item):
+        b[i : i + item] = b[i : i + item][::-1]
+    return bytes(b)
+
+
+def _to_location(storage, location):
+    """default_restore_location for a CPU-only library: cpu works, cuda/mps/... raise torch's errors."""
+    if location == "cpu" or location.startswith("cpu:"):
+        return storage
+    backend = location.split(":")[0]
+    if backend in ("cuda", "xpu", "mtia", "hpu", "mps"):
+        name = "mps" if backend == "mps" else backend
+        raise RuntimeError(
+            f"Attempting to deserialize object on a {name.upper()} device but torch.{name}.is_available() is False. "
+            "If you are running on a CPU-only machine, please use torch.load with "
+            "map_location=torch.device('cpu') to map your storages to the CPU."
+        )
+    raise RuntimeError(f"don't know how to restore data location of {type(storage).__name__} (tagged with {location})")
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+    """torch.load for zip archives (torch >= 1.6 format), always through the weights-only unpickler."""
+    if pickle_module is not None and weights_only is not False:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    encoding = pickle_load_args.pop("encoding", "utf-8")
+    if mmap and not isinstance(f, (str, os.PathLike)):
+        raise ValueError("f must be a file path in order to use the mmap argument")
+    with _open_for_read(f) as fh:
+        magic = fh.read(4)
+        fh.seek(-len(magic), 1)
+        if magic != b"PK\x03\x04":
+            return _load_not_zip(fh, f, mmap, encoding)
+        with zipfile.ZipFile(fh) as zf:
+            return _load_zip(zf, map_location, encoding)
+
+
+def _load_zip(zf, map_location, encoding):
+    names = zf.namelist()
+    if not names:
+        raise RuntimeError("PytorchStreamReader failed reading zip archive: archive does not contain any files")
+    if "/" not in names[0]:
+        raise RuntimeError(f"file in archive is not in a subdirectory: {names[0]}")
+    prefix = names[0].split("/")[0] + "/"
+    if prefix + "constants.pkl" in names:
+        raise RuntimeError("Cannot use ``weights_only=True`` with TorchScript archives passed to ``torch.load``. "
+                           + _UNSAFE_MESSAGE)
+    loader = _Loader(zf, prefix, map_location)
+    return _unpickle(io.BytesIO(loader.record("data.pkl")), loader.persistent_load, encoding)
+
+
+def _unpickle(fh, persistent_load, encoding):
+    from .nn.parameter import Parameter  # noqa: PLC0415
+
+    u = _wou.Unpickler(fh, _allowed_globals(), persistent_load, _C.Tensor, Parameter, encoding)
+    try:
+        return u.load()
+    except pickle.UnpicklingError as e:
+        raise pickle.UnpicklingError(_weights_only_message(str(e))) from None
+
+
+def _load_not_zip(fh, f, mmap, encoding):
+    """Legacy (pre-1.6) files: torch reads the magic number with the safe unpickler first, so a hostile
+    pickle fails the same way; the legacy layout itself is not supported."""
+    if mmap:
+        name = "" if not isinstance(f, str) else f"{f}, "
+        raise RuntimeError("mmap can only be used with files saved with "
+                           f"`torch.save({name}_use_new_zipfile_serialization=True), "
+                           "please torch.save your checkpoint with this option in order to use mmap.")
+
+    def no_pid(pid):
+        raise pickle.UnpicklingError("unsupported persistent id encountered")
+
+    magic = _unpickle(fh, no_pid, encoding)
+    if magic != 0x1950A86A20F9469CFC6C:
+        raise RuntimeError("Invalid magic number; corrupt file?")
+    raise NotImplementedError("densecore.load: the legacy (pre-zip) torch.save format is not supported")
+
+
+@contextlib.contextmanager
+def _open_for_read(f):
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            yield fh
+    else:
+        yield f
+
+
+# ---------------------------------------------------------------------------------------------
+# torch.serialization's allow-list API
+# ---------------------------------------------------------------------------------------------
+def add_safe_globals(safe_globals):
+    _wou._user_globals.update(safe_globals)
+
+
+def get_safe_globals():
+    return list(_wou._user_globals)
+
+
+def clear_safe_globals():
+    _wou._user_globals.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals):
+    add_safe_globals(safe_globals)
+    try:
+        yield
+    finally:
+        _wou._user_globals.difference_update(safe_globals)
+
+
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals",
+           "StorageType", "UntypedStorage"]

@@ -1,0 +1,181 @@
+"""The `torch` shim (python -m densecore.run): PyTorch programs run unchanged and print what real torch
+prints (warnings included), `torch` resolves into densecore only inside densecore.run, and the paths
+that would change numerics (autocast to half types, torch.compile) refuse instead of differing."""
+import os
+import re
+import subprocess
+import sys
+
+import oracle
+import pytest
+
+pytestmark = pytest.mark.oracle
+
+NANOGPT_IMPORTS = """\
+import torch
+import torch.nn as nn
+from torch.nn import functional as F
+from torch.nn.parallel import DistributedDataParallel
+from torch.distributed import init_process_group, destroy_process_group
+print(torch.cuda.is_available())
+scaler = torch.cuda.amp.GradScaler(enabled=True)
+print(scaler.is_enabled(), scaler.get_scale(), scaler.state_dict())
+torch.backends.cuda.matmul.allow_tf32 = True
+torch.backends.cudnn.allow_tf32 = True
+print(torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+dtype = 'bfloat16' if torch.cuda.is_available() and torch.cuda.is_bf16_supported() else 'float16'
+print(dtype, torch.cuda.is_bf16_supported())
+ptdtype = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}[dtype]
+print(ptdtype, torch.long, hasattr(torch.nn.functional, 'scaled_dot_product_attention') or True)
+torch.cuda.manual_seed(1337)
+x = torch.ones(3)
+print(scaler.scale(x) is x)
+class Opt:
+    def step(self):
+        print("step called")
+scaler.unscale_(Opt()); scaler.step(Opt()); scaler.update()
+with torch.no_grad():
+    print(torch.is_grad_enabled())
+with torch.amp.autocast(device_type='cuda', dtype=ptdtype):
+    pass
+with torch.autocast(device_type='cpu', dtype=torch.float32):
+    pass
+with torch.amp.autocast(device_type='cpu', enabled=False):
+    pass
+print(isinstance(torch.Size([2]), tuple), torch.Tensor is type(x), isinstance(torch.float32, torch.dtype))
+scaler2 = torch.amp.GradScaler('cuda', enabled=True)
+try:
+    DistributedDataParallel(None)
+except ValueError as e:
+    print("DDP:", e)
+print(torch.compile(lambda x: x, disable=True) is not None)
+"""
+
+ENV = dict(os.environ)
+if os.environ.get("DENSECORE_BUILD_DIR"):
+    ENV["PYTHONPATH"] = os.path.join(oracle.ROOT, "python") + os.pathsep + ENV.get("PYTHONPATH", "")
+
+
+def _python(args, cwd, env=None):
+    proc = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=env or ENV,
+                          timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+# A warning raised inside the library prints "<library file>:<line>: Category: msg" + its source line;
+# those two locations differ between torch's files and densecore's, the rest must not.
+_LIB_LOCATION = re.compile(r"^\S*(site-packages/torch|python/densecore|/densecore)/\S*?:\d+: ", re.M)
+
+
+def _normalize(stderr):
+    return _LIB_LOCATION.sub("<lib>: ", stderr)
+
+
+def _both(tmp_path, script, extra=()):
+    path = tmp_path / "prog.py"
+    path.write_text(script)
+    want = _python([str(path), *extra], tmp_path)
+    got = _python(["-m", "densecore.run", str(path), *extra], tmp_path)
+    return want, got
+
+
+def test_nanogpt_import_surface_prints_what_torch_prints(tmp_path):
+    if not oracle.torch_available():
+        pytest.skip("PyTorch (the oracle) is not installed")
+    want, got = _both(tmp_path, NANOGPT_IMPORTS)
+    assert want[0] == 0, want[2]
+    assert got[0] == 0, got[2]
+    assert got[1] == want[1]
+    assert _normalize(got[2]) == _normalize(want[2])
+    assert "FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated" in got[2]
+    assert "GradScaler is enabled, but CUDA is not available.  Disabling." in got[2]
+
+
+def test_torch_resolves_into_densecore_only_inside_run(tmp_path):
+    probe = ("import sys, torch, torch.nn.functional\n"
+             "print(torch.__file__); print(torch.__version__)\n"
+             "print(torch.nn.__name__, torch.cuda.__name__, sys.modules['torch.nn.functional'].__name__)\n")
+    rc, out, err = _python(["-m", "densecore.run", "-c", probe], tmp_path)
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert os.sep + "densecore" + os.sep in lines[0]
+    assert lines[1] == "2.14.1+densecore"
+    assert lines[2] == "densecore.nn densecore._shim.cuda densecore.nn.functional"
+    # Outside the shim (same interpreter, densecore importable): torch is whatever is installed, never densecore.
+    rc, out, err = _python(["-c", "import os, densecore, densecore.run, importlib.util as u\n"
+                                  "s = u.find_spec('torch')\n"
+                                  "print(bool(s) and s.origin.startswith(os.path.dirname(densecore.__file__)))"],
+                           tmp_path)
+    assert (rc, out) == (0, "False\n"), err
+
+
+def test_install_uninstall_is_reversible(tmp_path):
+    code = ("import os, sys, importlib.util as u\nfrom densecore import _shim\n"
+            "_shim.install(); import torch, torch.nn.functional; a = torch.__file__\n"
+            "_shim.uninstall()\n"
+            "left = [m for m in sys.modules if m == 'torch' or m.startswith('torch.')]\n"
+            "s = u.find_spec('torch')\n"
+            "here = os.path.dirname(_shim.__file__).rsplit(os.sep, 1)[0]\n"
+            "print(a.startswith(here), left, s is None or not (s.origin or '').startswith(here))")
+    rc, out, err = _python(["-c", code], tmp_path)
+    assert rc == 0, err
+    assert out.strip() == "True [] True"
+
+
+def test_shim_refuses_when_real_torch_loaded(tmp_path):
+    if not oracle.torch_available():
+        pytest.skip("PyTorch is not installed")
+    code = "import torch\nfrom densecore import _shim\ntry:\n    _shim.install()\nexcept RuntimeError as e:\n    print(e)"
+    rc, out, err = _python(["-c", code], tmp_path)
+    assert "already imported" in out, out + err
+
+
+def test_modes_c_m_and_argv(tmp_path):
+    (tmp_path / "mod_prog.py").write_text("import sys, torch\nprint(sys.argv[1:], torch.cuda.is_available())\n")
+    rc, out, err = _python(["-m", "densecore.run", "-m", "mod_prog", "a", "--b=1"], tmp_path)
+    assert (rc, out) == (0, "['a', '--b=1'] False\n"), err
+    rc, out, err = _python(["-m", "densecore.run", "-c", "import sys, torch; print(sys.argv)", "x"], tmp_path)
+    assert (rc, out) == (0, "['-c', 'x']\n"), err
+    (tmp_path / "s.py").write_text("import sys; print(sys.argv, __name__)\nraise SystemExit(3)\n")
+    rc, out, err = _python(["-m", "densecore.run", "s.py", "q"], tmp_path)
+    assert (rc, out) == (3, "['s.py', 'q'] __main__\n"), err
+
+
+def test_missing_torch_submodule_is_a_clean_error(tmp_path):
+    rc, out, err = _python(["-m", "densecore.run", "-c", "import torch._dynamo"], tmp_path)
+    assert rc == 1 and "ModuleNotFoundError: No module named 'torch._dynamo'" in err, err
+
+
+def test_numerics_changing_paths_refuse(tmp_path):
+    code = """\
+import torch
+res = []
+for make in [lambda: torch.amp.autocast(device_type='cpu', dtype=torch.bfloat16),
+             lambda: torch.autocast('cpu'), lambda: torch.amp.autocast('cpu', dtype=torch.float16),
+             lambda: torch.compile(torch.nn), lambda: torch.amp.GradScaler('cpu')]:
+    try:
+        with make():
+            pass
+        res.append('ran')
+    except NotImplementedError as e:
+        res.append('NotImplementedError')
+print(res)
+"""
+    rc, out, err = _python(["-m", "densecore.run", "-c", code], tmp_path)
+    assert rc == 0, err
+    assert out.strip() == str(["NotImplementedError"] * 5)
+
+
+def test_import_densecore_as_torch():
+    cases = {
+        "cuda": "out = [torch.cuda.is_available(), torch.cuda.is_bf16_supported(), torch.cuda.device_count()]",
+        "backends": "torch.backends.cuda.matmul.allow_tf32 = True\n"
+                    "out = [torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32]",
+        "scaler-off": "s = torch.amp.GradScaler('cuda', enabled=False)\nout = [s.is_enabled(), s.get_scale()]",
+        "autocast-default-cpu": "a = torch.autocast('cpu', enabled=False)\nout = [str(a.fast_dtype), a.device]",
+        "autocast-unknown-device": "torch.autocast('tpu')",
+        "autocast-bad-type": "torch.autocast(0)",
+        "dist-rank": "torch.distributed.get_rank()",
+        "dist-init": "out = torch.distributed.is_initialized()",
+    }
+    oracle.assert_cases_equal(cases, match_message=True)
