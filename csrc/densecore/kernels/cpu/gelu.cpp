@@ -1,0 +1,170 @@
+// GELU forward and backward, mirroring aten/src/ATen/native/cpu/Activation.cpp (GeluKernelImpl,
+// GeluBackwardKernelImpl) and Gelu.h, torch 2.14.1: ALSO_REGISTER_AVX512_DISPATCH, so AVX-512
+// machines run 16 lanes. cpu_kernel_vec: the vector body uses Vectorized<float>::erf() (torch's own
+// A&S polynomial around Sleef_expf*_u10, vec256_float.h / vec512_float.h), the scalar tail glibc erff.
+#include <cmath>
+
+#include "densecore/kernels/loops.h"
+#include "densecore/kernels/nn_stubs.h"
+#if defined(DC_VEC_X86)
+#include "densecore/kernels/cpu/sleef_port.h"
+#include "densecore/kernels/cpu/sleef_tanh.h"
+#endif
+
+namespace dc {
+inline namespace DC_CPU_CAPABILITY {
+namespace {
+
+using vec::Vec;
+
+/// a*b+c where GCC contracted it in torch's -mfma builds (checked in libtorch_cpu.so).
+template <class T>
+inline T cfma(T a, T b, T c) {
+#if defined(DC_VEC_X86)
+  return std::fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
+/// One lane of Vectorized<T>::erf(); DEFAULT maps std::erf, x86 float is the explicit-FMA polynomial.
+template <class T>
+inline T vec_erf(T x) {
+#if defined(DC_VEC_X86)
+  if constexpr (std::is_same_v<T, float>) {
+    const uint32_t sign = std::bit_cast<uint32_t>(x) & 0x80000000u;
+    const float ax = std::abs(x);
+    const float t = 1.0f / std::fma(0.3275911f, ax, 1.0f);
+    float r = std::fma(1.061405429f, t, -1.453152027f);
+    r = std::fma(r, t, 1.421413741f);
+    r = std::fma(r, t, -0.284496736f);
+    r = std::fma(r, t, 0.254829592f);
+    const float e = -sleef::expf_u10(-(x * x));
+    const float y = std::fma(e * t, r, 1.0f);
+    return std::bit_cast<float>(std::bit_cast<uint32_t>(y) ^ sign);
+  }
+#endif
+  return std::erf(x);
+}
+template <class T>
+inline T vec_exp(T x) {
+#if defined(DC_VEC_X86)
+  if constexpr (std::is_same_v<T, float>) return sleef::expf_u10(x);
+  else return sleef::exp_u10(x);
+#else
+  return std::exp(x);
+#endif
+}
+/// One lane of Vectorized<T>::tanh(): Sleef_tanhf*_u10 on x86 float, std::tanh otherwise.
+template <class T>
+inline T vec_tanh(T x) {
+#if defined(DC_VEC_X86)
+  if constexpr (std::is_same_v<T, float>) return sleef::tanhf_u10(x);
+#endif
+  return std::tanh(x);
+}
+template <class T>
+inline Vec<T> lanes(const Vec<T>& x, T (*f)(T)) {
+  Vec<T> r;
+  for (int i = 0; i < Vec<T>::kSize; ++i) r.v[i] = f(x.v[i]);
+  return r;
+}
+
+// x * 0.5 * (1 + erf(x * sqrt(1/2))), left to right.
+template <class T>
+T gelu_scalar(T x) { return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2))); }
+template <class T>
+T gelu_lane(T x) { return x * T(0.5) * (T(1) + vec_erf(x * T(M_SQRT1_2))); }
+
+// tanh form: inner = kBeta * fma(kKappa, x^3, x) (contracted in the -mfma builds); Tanh is std::tanh
+// in the scalar tail and Sleef in the vector body.
+template <class T, T (*Tanh)(T)>
+T gelu_tanh_impl(T x) {
+  const T x_cube = x * x * x;
+  const T inner = T(M_SQRT2 * M_2_SQRTPI * 0.5) * cfma(T(0.044715), x_cube, x);
+  return T(0.5) * x * (T(1) + Tanh(inner));
+}
+template <class T>
+T std_tanh(T x) { return std::tanh(x); }
+template <class T>
+T gelu_tanh_scalar(T x) { return gelu_tanh_impl<T, &std_tanh<T>>(x); }
+template <class T>
+T gelu_tanh_lane(T x) { return gelu_tanh_impl<T, &vec_tanh<T>>(x); }
+
+// backward, approximate='none': dy * (cdf + x * pdf). GCC contracted x * pdf + cdf in the vector
+// lambda but not in the scalar one (both checked bitwise against the wheel).
+template <class T>
+T gelu_bw_scalar(T dy, T x) {
+  const T cdf = T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
+  const T pdf = T(M_2_SQRTPI * M_SQRT1_2 * 0.5) * std::exp(x * x * T(-0.5));
+  return dy * (cdf + x * pdf);
+}
+template <class T>
+T gelu_bw_lane(T dy, T x) {
+  const T cdf = T(0.5) * (T(1) + vec_erf(x * T(M_SQRT1_2)));
+  const T pdf = T(M_2_SQRTPI * M_SQRT1_2 * 0.5) * vec_exp(x * x * T(-0.5));
+  return dy * cfma(x, pdf, cdf);
+}
+
+// backward, approximate='tanh' (Activation.cpp), contractions as GCC makes them.
+template <class T, T (*Tanh)(T)>
+T gelu_tanh_bw_impl(T dy, T x) {
+  const T kBeta = T(M_SQRT2 * M_2_SQRTPI * 0.5), kKappa = T(0.044715);
+  const T x_sq = x * x;
+  const T x_cube = x_sq * x;
+  const T inner = kBeta * cfma(kKappa, x_cube, x);
+  const T t = Tanh(inner);
+  const T left = T(0.5) * x;
+  const T right = T(1) + t;
+  const T left_d = T(0.5) * right;
+  const T tanh_d = cfma(-t, t, T(1));
+  const T inner_d = kBeta * cfma(T(3) * kKappa, x_sq, T(1));
+  // GCC fused 0.5 * right + right_d, which equals left_d + right_d (the product by 0.5 is exact).
+  return dy * (left_d + left * tanh_d * inner_d);
+}
+template <class T>
+T gelu_tanh_bw_scalar(T dy, T x) { return gelu_tanh_bw_impl<T, &std_tanh<T>>(dy, x); }
+template <class T>
+T gelu_tanh_bw_lane(T dy, T x) { return gelu_tanh_bw_impl<T, &vec_tanh<T>>(dy, x); }
+
+void gelu_kernel(TensorIter& iter, bool tanh) {
+  int64_t grain = kGrainSize;
+  if (iter.numel() > 16384) grain = iter.numel() / get_num_threads();  // GELU_MIN_ELEMENTS_FOR_MULTI_THREADING
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (tanh) {
+        cpu_kernel_vec(iter, [](T x) -> T { return gelu_tanh_scalar(x); },
+                       [](Vec<T> x) { return lanes<T>(x, &gelu_tanh_lane<T>); }, grain);
+      } else {
+        cpu_kernel_vec(iter, [](T x) -> T { return gelu_scalar(x); },
+                       [](Vec<T> x) { return lanes<T>(x, &gelu_lane<T>); }, grain);
+      }
+    }
+  });
+}
+
+void gelu_backward_kernel(TensorIter& iter, bool tanh) {
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (tanh) {
+        cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_tanh_bw_scalar(dy, x); },
+                       [](Vec<T> dy, Vec<T> x) {
+                         return Vec<T>::zip(dy, x, [](T a, T b) { return gelu_tanh_bw_lane(a, b); });
+                       });
+      } else {
+        cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_bw_scalar(dy, x); },
+                       [](Vec<T> dy, Vec<T> x) {
+                         return Vec<T>::zip(dy, x, [](T a, T b) { return gelu_bw_lane(a, b); });
+                       });
+      }
+    }
+  });
+}
+
+}  // namespace
+}  // namespace DC_CPU_CAPABILITY
+
+DC_ALSO_REGISTER_AVX512_DISPATCH(gelu_stub, &gelu_kernel);
+DC_ALSO_REGISTER_AVX512_DISPATCH(gelu_backward_stub, &gelu_backward_kernel);
+
+}  // namespace dc

@@ -1,0 +1,215 @@
+"""nn layers against torch, bitwise: embedding (forward, EmbeddingBackward0 with repeated ids, padding_idx,
+scale_grad_by_freq), layer_norm (RowwiseMoments forward, NativeLayerNormBackward0 incl. the per-thread dgamma/dbeta
+buffers), gelu (erf and tanh forms, vector body + scalar tail, GeluBackward0), dropout (bernoulli_ noise, MulBackward0),
+and the nn modules (default inits after manual_seed, state_dict, named_parameters with tied weights, apply order,
+load_state_dict errors). Every case runs at the native capability, ATEN_CPU_CAPABILITY=avx2 and OMP_NUM_THREADS=1.
+"""
+import oracle
+import pytest
+
+SETUP = r"""
+import random
+def vals(shape, seed=0, scale=3.0, offset=0.0, dtype="float32"):
+    n = 1
+    for s in shape:
+        n *= s
+    r = random.Random(seed)
+    xs = [offset + r.uniform(-scale, scale) for _ in range(n)]
+    return torch.tensor(xs, dtype=torch.float64).to(getattr(torch, dtype)).reshape(shape)
+def ids(shape, hi, seed=0):
+    n = 1
+    for s in shape:
+        n *= s
+    r = random.Random(seed)
+    return torch.tensor([r.randrange(hi) for _ in range(n)], dtype=torch.int64).reshape(shape)
+F = torch.nn.functional
+nn = torch.nn
+"""
+
+CONFIGS = {
+    "native": None,
+    "avx2": {"ATEN_CPU_CAPABILITY": "avx2"},
+    "1thread": {"OMP_NUM_THREADS": "1"},
+}
+
+
+def embedding_cases():
+    c = {}
+    for name, shape, V, C in [("bt", (4, 16), 10, 32), ("t", (33,), 7, 13), ("big", (12, 64), 65, 128),
+                              ("rep", (3, 50), 3, 9), ("wide", (2, 5), 2000, 17)]:
+        body = f"""
+w = vals(({V}, {C}), 1).requires_grad_()
+i = ids({shape}, {V}, 2)
+y = F.embedding(i, w{{kw}})
+y.backward(vals(tuple(y.shape), 3))
+out = [y, w.grad]
+"""
+        c[f"emb_{name}"] = body.format(kw="")
+        c[f"emb_{name}_pad"] = body.format(kw=", padding_idx=1")
+        c[f"emb_{name}_padneg"] = body.format(kw=", padding_idx=-1")
+        c[f"emb_{name}_freq"] = body.format(kw=", scale_grad_by_freq=True")
+    c["emb_int32"] = "w = vals((9, 5), 1).requires_grad_(); y = F.embedding(ids((4, 6), 9).int(), w); y.sum().backward(); out = [y, w.grad]"
+    c["emb_module"] = "torch.manual_seed(3); m = nn.Embedding(11, 6, padding_idx=2); y = m(ids((3, 4), 11)); y.backward(vals((3, 4, 6), 5)); out = [m.weight, y, m.weight.grad]"
+    c["emb_grad_fn"] = "w = vals((5, 3)).requires_grad_(); out = F.embedding(ids((4,), 5), w).grad_fn.name()"
+    c["emb_err_range"] = "out = F.embedding(torch.tensor([0, 5]), vals((5, 3)))"
+    c["emb_err_neg"] = "out = F.embedding(torch.tensor([0, -1]), vals((5, 3)))"
+    c["emb_err_float"] = "out = F.embedding(torch.tensor([0., 1.]), vals((5, 3)))"
+    c["emb_err_1d_weight"] = "out = torch.embedding(vals((5,)), torch.tensor([0]))"
+    return c
+
+
+def layer_norm_cases():
+    c = {}
+    for C in [1, 7, 8, 9, 16, 17, 32, 100, 128, 129, 768]:
+        for B, T in [(2, 3), (3, 37)]:
+            x = f"vals(({B}, {T}, {C}), {C}, offset=1.5).requires_grad_()"
+            g = f"vals(({B}, {T}, {C}), {C + 1})"
+            for tag, w, b in [("wb", True, True), ("w", True, False), ("b", False, True), ("none", False, False)]:
+                ws = f"vals(({C},), 7, offset=1.0).requires_grad_()" if w else "None"
+                bs = f"vals(({C},), 8).requires_grad_()" if b else "None"
+                c[f"ln_{B}x{T}x{C}_{tag}"] = f"""
+x = {x}; w = {ws}; b = {bs}
+y = F.layer_norm(x, ({C},), w, b)
+y.backward({g})
+out = [y, x.grad, w.grad if w is not None else None, b.grad if b is not None else None]
+"""
+    # Many rows (the row split over threads decides dgamma/dbeta) and rows longer than 32768.
+    for M, N in [(300, 768), (1000, 64), (5, 40000), (64, 129)]:
+        c[f"ln_big_{M}x{N}"] = f"""
+x = vals(({M}, {N}), 11, offset=-2.0).requires_grad_(); w = vals(({N},), 12).requires_grad_()
+b = vals(({N},), 13).requires_grad_()
+y = F.layer_norm(x, ({N},), w, b, eps=1e-6)
+y.backward(vals(({M}, {N}), 14))
+out = [y, x.grad, w.grad, b.grad]
+"""
+    c["ln_2d_shape"] = "x = vals((4, 3, 5), 1).requires_grad_(); y = F.layer_norm(x, (3, 5)); y.backward(vals((4, 3, 5), 2)); out = [y, x.grad]"
+    c["ln_native"] = "out = list(torch.native_layer_norm(vals((4, 6), 1), [6], vals((6,), 2), vals((6,), 3), 1e-5))"
+    c["ln_transposed"] = "x = vals((6, 4), 1).t().requires_grad_(); y = F.layer_norm(x, (6,)); y.backward(vals((4, 6), 2)); out = [y, x.grad]"
+    c["ln_const_rows"] = "x = torch.ones(3, 10).requires_grad_(); y = F.layer_norm(x, (10,)); y.backward(vals((3, 10), 2)); out = [y, x.grad]"
+    c["ln_x_only_grad"] = "x = vals((5, 20), 1).requires_grad_(); w = vals((20,), 2); y = F.layer_norm(x, (20,), w); y.backward(vals((5, 20), 3)); out = [y, x.grad]"
+    c["ln_w_only_grad"] = "x = vals((5, 20), 1); w = vals((20,), 2).requires_grad_(); y = F.layer_norm(x, (20,), w); y.backward(vals((5, 20), 3)); out = [y, w.grad]"
+    c["ln_double"] = "x = vals((5, 33), 1, dtype='float64').requires_grad_(); w = vals((33,), 2, dtype='float64').requires_grad_(); y = F.layer_norm(x, (33,), w); y.backward(vals((5, 33), 3, dtype='float64')); out = [y, x.grad, w.grad]"
+    c["ln_module"] = "m = nn.LayerNorm(12); x = vals((3, 12), 1).requires_grad_(); y = m(x); y.backward(vals((3, 12), 2)); out = [m.weight, m.bias, y, x.grad, m.weight.grad, m.bias.grad]"
+    c["ln_module_nobias"] = "m = nn.LayerNorm(12, bias=False); x = vals((3, 12), 1).requires_grad_(); y = m(x); y.backward(vals((3, 12), 2)); out = [y, x.grad, m.weight.grad, list(dict(m.named_parameters()))]"
+    c["ln_grad_fn"] = "out = F.layer_norm(vals((2, 3)).requires_grad_(), (3,)).grad_fn.name()"
+    c["ln_err_shape"] = "out = F.layer_norm(vals((2, 3)), (4,))"
+    c["ln_err_weight"] = "out = F.layer_norm(vals((2, 3)), (3,), vals((4,)))"
+    c["ln_err_int"] = "out = F.layer_norm(torch.ones(2, 3, dtype=torch.int64), (3,))"
+    return c
+
+
+def gelu_cases():
+    c = {}
+    for n in [1, 7, 8, 15, 16, 17, 31, 32, 33, 47, 64, 65, 100, 1000, 16384, 16385, 40000, 70001]:
+        for a in ["none", "tanh"]:
+            c[f"gelu_{a}_{n}"] = f"""
+x = vals(({n},), {n}, scale=6.0).requires_grad_()
+y = F.gelu(x, approximate='{a}')
+y.backward(vals(({n},), {n + 1}))
+out = [y, x.grad]
+"""
+    c["gelu_2d_T"] = "x = vals((33, 17), 1).t().requires_grad_(); y = F.gelu(x); y.backward(vals((17, 33), 2)); out = [y, x.grad]"
+    c["gelu_special"] = "x = torch.tensor([0., -0., float('inf'), -float('inf'), float('nan'), 10., -10., 1e-30] * 5).requires_grad_(); y = F.gelu(x); y.backward(torch.ones(40)); out = [y, x.grad]"
+    c["gelu_module"] = "m = nn.GELU(); x = vals((4, 40), 1).requires_grad_(); y = m(x); y.sum().backward(); out = [y, x.grad, repr(m)]"
+    c["gelu_grad_fn"] = "out = F.gelu(vals((3,)).requires_grad_()).grad_fn.name()"
+    c["gelu_err_approx"] = "out = F.gelu(vals((3,)), approximate='foo')"
+    c["gelu_err_int"] = "out = F.gelu(torch.ones(3, dtype=torch.int64))"
+    return c
+
+
+def dropout_cases():
+    c = {}
+    for p in [0.0, 0.1, 0.2, 0.5, 1.0]:
+        for shape in [(7,), (4, 33), (40000,)]:
+            s = "x".join(map(str, shape))
+            c[f"drop_{p}_{s}"] = f"""
+torch.manual_seed(5)
+x = vals({shape}, 1).requires_grad_()
+y = F.dropout(x, {p})
+y.backward(vals({shape}, 2))
+out = [y, x.grad, torch.rand(3), y.grad_fn.name() if y.grad_fn is not None else None]
+"""
+        c[f"drop_inplace_{p}"] = f"torch.manual_seed(6); x = vals((5, 9), 1); y = F.dropout(x, {p}, inplace=True); out = [x, y is x, torch.rand(2)]"
+        c[f"drop_module_{p}"] = f"torch.manual_seed(7); m = nn.Dropout({p}); x = vals((6, 6), 1); y1 = m(x); m.eval(); y2 = m(x); out = [y1, y2 is x, torch.rand(2), repr(m)]"
+    c["drop_eval"] = "torch.manual_seed(1); x = vals((4,), 1); out = [F.dropout(x, 0.5, training=False) is x, torch.rand(2)]"
+    c["drop_err"] = "out = F.dropout(vals((3,)), 1.5)"
+    c["drop_err_neg"] = "out = nn.Dropout(-0.1)"
+    return c
+
+
+def module_cases():
+    c = {}
+    c["linear_init"] = "torch.manual_seed(0); m = nn.Linear(7, 5); out = [m.weight, m.bias, m.weight.requires_grad, type(m.weight).__name__]"
+    c["linear_init_128"] = "torch.manual_seed(1337); m = nn.Linear(128, 384, bias=False); out = [m.weight, m.bias]"
+    c["linear_fwd_bwd"] = "torch.manual_seed(2); m = nn.Linear(6, 4); x = vals((3, 6), 1); y = m(x); y.sum().backward(); out = [y, m.weight.grad, m.bias.grad]"
+    c["emb_init"] = "torch.manual_seed(3); m = nn.Embedding(65, 128); out = [m.weight, torch.rand(2)]"
+    c["emb_init_small"] = "torch.manual_seed(3); m = nn.Embedding(3, 5); out = [m.weight, torch.rand(2)]"
+    c["ln_init"] = "torch.manual_seed(4); m = nn.LayerNorm(8); out = [m.weight, m.bias, torch.rand(2)]"
+    c["stack_init"] = """
+torch.manual_seed(1337)
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln = nn.LayerNorm(16, bias=False)
+        self.fc = nn.Linear(16, 64, bias=False)
+        self.act = nn.GELU()
+        self.proj = nn.Linear(64, 16)
+        self.drop = nn.Dropout(0.0)
+    def forward(self, x):
+        return x + self.drop(self.proj(self.act(self.fc(self.ln(x)))))
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.wte = nn.Embedding(20, 16)
+        self.h = nn.ModuleList([Block() for _ in range(2)])
+        self.head = nn.Linear(16, 20, bias=False)
+        self.wte.weight = self.head.weight
+    def forward(self, i):
+        x = self.wte(i)
+        for b in self.h:
+            x = b(x)
+        return self.head(x)
+net = Net()
+order = []
+def init(m):
+    order.append(type(m).__name__)
+    if isinstance(m, nn.Linear):
+        torch.nn.init.normal_(m.weight, mean=0.0, std=0.02)
+        if m.bias is not None:
+            torch.nn.init.zeros_(m.bias)
+net.apply(init)
+y = net(ids((2, 5), 20, 1))
+y.backward(vals((2, 5, 20), 2))
+sd = net.state_dict()
+out = [list(sd.keys()), [n for n, _ in net.named_parameters()], order, y,
+       [p.grad for p in net.parameters()], net.wte.weight is net.head.weight, len(list(net.parameters())),
+       [n for n, _ in net.named_modules()], repr(net)]
+"""
+    c["state_dict_values"] = "torch.manual_seed(9); m = nn.Linear(3, 2); sd = m.state_dict(); out = [list(sd.items()), sd['weight'].requires_grad]"
+    c["load_strict_missing"] = "m = nn.Linear(3, 2); m.load_state_dict({'weight': torch.zeros(2, 3)})"
+    c["load_strict_unexpected"] = "m = nn.Linear(3, 2); m.load_state_dict({'weight': torch.zeros(2, 3), 'bias': torch.zeros(2), 'foo': torch.zeros(1)})"
+    c["load_shape"] = "m = nn.Linear(3, 2); m.load_state_dict({'weight': torch.zeros(3, 3), 'bias': torch.zeros(2)})"
+    c["load_ok"] = "m = nn.Linear(3, 2); r = m.load_state_dict({'weight': vals((2, 3), 1), 'bias': vals((2,), 2)}); out = [str(r), m.weight, m.bias]"
+    c["load_nonstrict"] = "m = nn.Linear(3, 2); r = m.load_state_dict({'weight': vals((2, 3), 1), 'x': torch.zeros(1)}, strict=False); out = [list(r.missing_keys), list(r.unexpected_keys), m.weight]"
+    c["param_alias"] = "t = vals((3,), 1); p = nn.Parameter(t); p.data_ptr() == t.data_ptr(); out = [p.requires_grad, p.is_leaf, p.data_ptr() == t.data_ptr(), isinstance(p, torch.Tensor), p._version == t._version]"
+    c["param_no_grad"] = "p = nn.Parameter(vals((2,), 1), requires_grad=False); out = [p.requires_grad, p]"
+    c["tensor_hash"] = "t = vals((2,), 1); d = {t: 1}; out = [d[t], hash(t) == hash(t), len({t, vals((2,), 1)})]"
+    c["seq_moddict"] = "torch.manual_seed(0); s = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Identity()); d = nn.ModuleDict({'a': nn.Linear(3, 1)}); y = d['a'](s(vals((4, 2), 1))); out = [y, list(s.state_dict().keys()), list(d.state_dict().keys()), len(s), repr(s)]"
+    c["zero_grad"] = "m = nn.Linear(2, 2); m(vals((1, 2), 1)).sum().backward(); m.zero_grad(); out = [m.weight.grad, m.bias.grad]"
+    c["train_eval"] = "m = nn.Sequential(nn.Dropout(0.5), nn.Linear(2, 2)); m.eval(); out = [m.training, m[0].training, m.train().training, m[1].training]"
+    c["relu"] = "x = vals((5, 9), 1).requires_grad_(); y = F.relu(x); y.backward(vals((5, 9), 2)); out = [y, x.grad, nn.ReLU()(x)]"
+    return c
+
+
+ALL = {**embedding_cases(), **layer_norm_cases(), **gelu_cases(), **dropout_cases(), **module_cases()}
+
+MESSAGES = {k for k in ALL if k.startswith("load_") or "_err" in k}
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_nn_layers(config):
+    cases = ALL
+    plain = {k: v for k, v in cases.items() if k not in MESSAGES}
+    oracle.assert_cases_equal(plain, SETUP, env=CONFIGS[config])
+    oracle.assert_cases_equal({k: cases[k] for k in MESSAGES}, SETUP, env=CONFIGS[config], match_message=True)
+
