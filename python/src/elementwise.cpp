@@ -259,7 +259,10 @@ void bind_methods(TensorClass& cls) {
             nb::arg("other"));
   }
   cls.def("copy_", [](nb::handle s, const Tensor& src, bool) {
-    return inplace(s, [&](Tensor& self) { dc::copy_(self, src); });
+    return inplace(s, [&](Tensor& self) {
+      dc::check_copy_autograd(self, src);
+      dc::copy_(self, src);
+    });
   }, nb::arg("src"), nb::arg("non_blocking") = false);
   cls.def("where", [](const Tensor& s, const Tensor& cond, nb::handle o) { return dc::where(cond, s, operand(o, "where", "other", 2)); },
           nb::arg("condition"), nb::arg("other"));

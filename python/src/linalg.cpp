@@ -1,5 +1,5 @@
 // Bindings for the matmul family: torch.mm/addmm/bmm/mv/dot/matmul, the Tensor methods and @, and
-// _C.linear (densecore.nn.functional.linear). Plus two private helpers used by the matmul sweep.
+// _C.linear (densecore.nn.functional.linear). Plus a private as_strided helper used by the matmul sweep.
 #include <cstring>
 #include <optional>
 
@@ -34,16 +34,6 @@ nb::object matmul_op(const dc::Tensor& a, nb::handle b, bool reflected) {
   return nb::cast(reflected ? dc::matmul(*bt, a) : dc::matmul(a, *bt));
 }
 
-// Private: a contiguous tensor holding a copy of `data` (its length must match shape and dtype).
-dc::Tensor tensor_from_bytes(nb::bytes data, const std::vector<int64_t>& shape, dc::DType dtype) {
-  dc::Tensor t = dc::Tensor::empty(shape, dtype);
-  const size_t n = size_t(t.numel()) * t.itemsize();
-  dc::check<dc::ValueError>(data.size() == n, "_tensor_from_bytes: expected {} bytes, got {}", n,
-                            data.size());
-  if (n) std::memcpy(t.data_ptr(), data.c_str(), n);
-  return t;
-}
-
 // Private: torch.as_strided without bounds beyond the storage (sweep operands: slices, transposes).
 dc::Tensor as_strided(const dc::Tensor& t, const std::vector<int64_t>& size,
                       const std::vector<int64_t>& stride, std::optional<int64_t> offset) {
@@ -71,8 +61,7 @@ void bind_linalg(nb::module_& m, TensorClass& cls) {
         return dc::linear(input, weight, bias.value_or(dc::Tensor()));
       },
       nb::arg("input"), nb::arg("weight"), nb::arg("bias") = nb::none());
-  m.def("_tensor_from_bytes", &tensor_from_bytes, nb::arg("data"), nb::arg("shape"),
-        nb::arg("dtype"));
+  // _tensor_from_bytes moved to serialization.cpp (same name).
   m.def("_dc_as_strided", &as_strided, nb::arg("input"), nb::arg("size"), nb::arg("stride"),
         nb::arg("storage_offset") = nb::none());
 

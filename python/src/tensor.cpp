@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "densecore/autograd/function.h"
 #include "densecore/kernels/cpu_capability.h"
 #include "densecore/ops/copy.h"
 #include "densecore/kernels/parallel.h"
@@ -54,7 +55,11 @@ void bind_tensor(nb::module_& m, TensorClass& cls) {
       .def("nelement", &dc::Tensor::numel)
       .def("element_size", [](const dc::Tensor& t) { return t.itemsize(); })
       .def("storage_offset", &dc::Tensor::storage_offset)
-      .def("data_ptr", [](const dc::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
+      .def("data_ptr",
+           [](const dc::Tensor& t) {
+             // torch reports 0 for a tensor with no elements
+             return t.numel() == 0 ? uintptr_t{0} : reinterpret_cast<uintptr_t>(t.data_ptr());
+           })
       .def("is_contiguous", [](const dc::Tensor& t) { return t.is_contiguous(); })
       .def_prop_ro("_version", &dc::Tensor::version)
       .def("_raw_bytes",
@@ -67,5 +72,13 @@ void bind_tensor(nb::module_& m, TensorClass& cls) {
       .def("__len__", [](const dc::Tensor& t) {
         dc::check<dc::TypeError>(t.dim() > 0, "len() of a 0-d tensor");
         return t.sizes()[0];
+      });
+  // Tensor(other): an alias sharing other's storage and version counter, without autograd history
+  // (what nn.Parameter(data) needs; torch's Tensor._make_subclass). Tensor(): an empty float tensor.
+  cls.def("__init__", [](dc::Tensor* self, const dc::Tensor& other) { new (self) dc::Tensor(dc::data_alias(other)); },
+          nb::arg("other"))
+      .def("__init__", [](dc::Tensor* self) {
+        const int64_t zero[] = {0};
+        new (self) dc::Tensor(dc::Tensor::empty(zero, dc::default_dtype()));
       });
 }

@@ -50,6 +50,8 @@ Tensor view_any(const Tensor& t, nb::args args, nb::kwargs kwargs) {
 
 Tensor squeeze_any(const Tensor& t, nb::handle dim) {
   if (dim.is_none()) return dc::squeeze(t);
+  int64_t d;
+  if (int_args::try_int(dim, d)) return dc::squeeze_dim(t, d);  // squeeze.dim: SqueezeBackward1
   return dc::squeeze(t, to_int_list(dim, "squeeze", "dim"));
 }
 
@@ -107,6 +109,8 @@ void bind_view_methods(TensorClass& cls) {
       .def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("dim") = 0)
       .def("as_strided", &as_strided_any, nb::arg("size"), nb::arg("stride"), nb::arg("storage_offset") = nb::none())
       .def("contiguous", &contiguous_fresh)
+      .def("clone", [](const Tensor& t, nb::handle) { return dc::clone(t); }, nb::kw_only(),
+           nb::arg("memory_format").none() = nb::none())
       .def("detach", &dc::detach)
       .def("movedim", &movedim_any, nb::arg("source"), nb::arg("destination"))
       .def("moveaxis", &movedim_any, nb::arg("source"), nb::arg("destination"));
@@ -140,6 +144,8 @@ void bind_view_functions(nb::module_& m) {
   m.def("movedim", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
   m.def("moveaxis", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
   m.def("detach", &dc::detach, nb::arg("input"));
+  m.def("clone", [](const Tensor& t, nb::handle) { return dc::clone(t); }, nb::arg("input"), nb::kw_only(),
+        nb::arg("memory_format").none() = nb::none());
   for (const char* name : {"cat", "concat", "concatenate"})
     m.def(name, [name](nb::handle ts, int64_t dim) { return dc::cat(tensor_list(ts, name), dim); },
           nb::arg("tensors"), nb::arg("dim") = 0);

@@ -69,8 +69,14 @@ Tensor Tensor::as_strided_view(std::span<const int64_t> sizes, std::span<const i
   return Tensor(std::move(impl));
 }
 
-int64_t Tensor::size(int64_t d) const { return impl_->sizes[wrap_dim(d, dim())]; }
-int64_t Tensor::stride(int64_t d) const { return impl_->strides[wrap_dim(d, dim())]; }
+int64_t Tensor::size(int64_t d) const {
+  check<IndexError>(dim() > 0, "Dimension specified as {} but tensor has no dimensions", d);
+  return impl_->sizes[wrap_dim(d, dim())];
+}
+int64_t Tensor::stride(int64_t d) const {
+  check<IndexError>(dim() > 0, "Dimension specified as {} but tensor has no dimensions", d);
+  return impl_->strides[wrap_dim(d, dim())];
+}
 
 int64_t Tensor::numel() const {
   return std::accumulate(impl_->sizes.begin(), impl_->sizes.end(), int64_t{1},
@@ -78,11 +84,11 @@ int64_t Tensor::numel() const {
 }
 
 bool Tensor::is_contiguous() const {
-  // torch's rule: size-1 dims are ignored; an empty tensor is contiguous.
+  // torch's rule: size-1 dims are ignored; an empty tensor is contiguous (whatever its strides).
+  if (numel() == 0) return true;
   int64_t expected = 1;
   for (int64_t i = dim() - 1; i >= 0; --i) {
     const int64_t s = impl_->sizes[i];
-    if (s == 0) return true;
     if (s != 1) {
       if (impl_->strides[i] != expected) return false;
       expected *= s;

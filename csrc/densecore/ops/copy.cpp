@@ -2,6 +2,8 @@
 // mirrors ATen's CopyKernel.cpp). Front-end rules from aten/src/ATen/native/Copy.cpp.
 #include "densecore/ops/copy.h"
 
+#include "densecore/autograd/function.h"
+#include "densecore/core/error.h"
 #include "densecore/kernels/copy_kernel.h"
 
 namespace dc {
@@ -15,20 +17,31 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src) {
   return dst;
 }
 
+void check_copy_autograd(const Tensor& dst, const Tensor& src) {
+  if (!is_grad_enabled()) return;
+  check(!(is_leaf(dst) && requires_grad(dst)),
+        "a leaf Variable that requires grad is being used in an in-place operation.");
+  check<NotImplementedError>(!requires_grad(dst) && !requires_grad(src),
+                             "[copy_] copying into or from a tensor that requires grad is not differentiable "
+                             "in densecore yet (torch records CopyBackwards / CopySlices)");
+}
+
 Tensor to_dtype_copy(const Tensor& src, DType dtype) {
   // at::_to_copy: empty_like(preserve_format) + copy_. The layout decides which rows the copy
   // kernel vectorises, hence NaN encodings of float32 -> bfloat16.
+  OpRecord rec(Op::ToCopy, {src});  // ToCopyBackward0: grad.to(src's dtype), done by the engine's cast
   Tensor out = empty_like_preserve(src, dtype);
   copy_into(out, src);
-  return out;
+  return rec.finish(out);
 }
 
 Tensor contiguous(const Tensor& src) { return src.is_contiguous() ? src : clone(src); }
 
 Tensor clone(const Tensor& src) {
+  OpRecord rec(Op::Clone, {src});  // CloneBackward0: grad
   Tensor out = Tensor::empty(src.sizes(), src.dtype());
   copy_into(out, src);
-  return out;
+  return rec.finish(out);
 }
 
 }  // namespace dc

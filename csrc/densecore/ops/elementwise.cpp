@@ -9,6 +9,7 @@
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/copy_kernel.h"
+#include "densecore/ops/copy.h"
 #include "densecore/kernels/elementwise_stubs.h"
 #include "densecore/kernels/iter.h"
 
@@ -88,6 +89,13 @@ OpRecord record(Op op, const char* name, const Tensor& a, const Tensor& b, const
   return OpRecord(op, {a, b});
 }
 
+// Saves `a` for backward; for the in-place form a copy of it first, as torch's codegen saves the
+// original self of an in-place op whose formula reads self.
+void save_original(OpRecord& rec, const Tensor& a, const Tensor& out) {
+  if (!rec.active()) return;
+  rec.save(out.defined() && out.is_same(a) ? clone(a) : a);
+}
+
 }  // namespace
 
 Tensor wrapped_scalar_tensor(const Scalar& s) {
@@ -144,11 +152,17 @@ Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor
 Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) { return div(a, b, "floor", out); }
 
 Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  return binary(a, b, out, [](TensorIter& it) { maximum_stub(it); });
+  OpRecord rec = record(Op::Maximum, "maximum", a, b, out);
+  save_original(rec, a, out);
+  rec.save(b);
+  return rec.finish(binary(a, b, out, [](TensorIter& it) { maximum_stub(it); }));
 }
 
 Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  return binary(a, b, out, [](TensorIter& it) { minimum_stub(it); });
+  OpRecord rec = record(Op::Minimum, "minimum", a, b, out);
+  save_original(rec, a, out);
+  rec.save(b);
+  return rec.finish(binary(a, b, out, [](TensorIter& it) { minimum_stub(it); }));
 }
 
 Tensor neg(const Tensor& a, const Tensor& out) {
@@ -161,7 +175,9 @@ Tensor neg(const Tensor& a, const Tensor& out) {
 
 Tensor abs(const Tensor& a, const Tensor& out) {
   check<NotImplementedError>(a.dtype() != DType::Bool, "\"abs_cpu\" not implemented for 'Bool'");
-  return unary(a, out, [](TensorIter& it) { abs_stub(it); });
+  OpRecord rec = record(Op::Abs, "abs", a, Tensor(), out);
+  save_original(rec, a, out);
+  return rec.finish(unary(a, out, [](TensorIter& it) { abs_stub(it); }));
 }
 
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out) {
@@ -194,10 +210,12 @@ Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y) {
   if (c.dtype() == DType::UInt8) c = to_dtype(c, DType::Bool);
   check(c.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
         scalar_type_name(c.dtype()));
+  OpRecord rec(Op::Where, {x, y});  // WhereBackward0: the condition has no edge
+  rec.save(c);
   IterConfig cfg;
   cfg.check_all_same_dtype = false;
   cfg.static_dtype = rt;
-  return run(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); });
+  return rec.finish(run(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); }));
 }
 
 Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out) {
@@ -212,11 +230,18 @@ Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optio
     check(rt == a.dtype() || !out.defined() || !out.is_same(a),
           "result type {} can't be cast to the desired output type {}", scalar_type_name(rt), type_meta_name(a.dtype()));
   }
+  OpRecord rec = record(Op::ClampScalar, "clamp", a, Tensor(), out);  // ClampBackward1
+  save_original(rec, a, out);
+  if (rec.active()) {
+    rec.params().dims = {min.has_value(), max.has_value()};
+    if (min) rec.params().alpha = *min;
+    if (max) rec.params().beta = *max;
+  }
   const Tensor self = to_dtype(a, rt);
   IterConfig c;  // build_unary_op
   c.check_all_same_dtype = true;
   c.cast_common_dtype_to_outputs = false;
-  return run(c, out, {self}, [&](TensorIter& it) {
+  return rec.finish(run(c, out, {self}, [&](TensorIter& it) {
     if (min && max) {
       if (min->to_double() != min->to_double() || max->to_double() != max->to_double()) {
         // TORCH_IMPL_FUNC(clamp_out): a NaN bound fills the result with NaN (fill_ with a double).
@@ -230,11 +255,14 @@ Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optio
     } else {
       clamp_min_scalar_stub(it, *min);
     }
-  });
+  }));
 }
 
 Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out) {
   check(min.defined() || max.defined(), "torch.clamp: At least one of 'min' or 'max' must not be None");
+  check<NotImplementedError>(!is_grad_enabled() || !(requires_grad(a) || (min.defined() && requires_grad(min)) ||
+                                                     (max.defined() && requires_grad(max))),
+                             "[clamp] ClampBackward0 (tensor min/max) is not implemented in densecore yet");
   IterConfig c = binary_config();
   if (min.defined() && max.defined()) return run(c, out, {a, min, max}, [](TensorIter& it) { clamp_stub(it); });
   if (min.defined()) return run(c, out, {a, min}, [](TensorIter& it) { maximum_stub(it); });

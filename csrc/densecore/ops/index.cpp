@@ -8,6 +8,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "densecore/autograd/function.h"
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
@@ -360,8 +361,9 @@ Tensor apply_slicing(const Tensor& self, std::span<const TensorIndex> indices, s
         result = apply_select(result, dim, idx.integer, int64_t(i));
         break;
       case Kind::Slice:
-        // torch skips the slice when it is the whole dim with step 1 (same layout either way).
-        result = apply_slice(result, dim, idx);
+        // torch's applySlice skips a whole-dim slice with step 1 (no SliceBackward0 node).
+        if (!(dim < result.dim() && idx.start == 0 && idx.step == 1 && (idx.stop == result.size(dim) || idx.stop == INT64_MAX)))
+          result = apply_slice(result, dim, idx);
         ++dim;
         pad(1);
         break;
@@ -437,6 +439,53 @@ const char* type_meta_name(DType t) {
   return "";
 }
 
+// dst[d] += src[s] as torch's `*(scalar_t*)dst += *(scalar_t*)src` (half types through float).
+void add_element(const Tensor& dst, int64_t d, const Tensor& src, int64_t s) {
+  dispatch_dtype(dst.dtype(), [&]<class T>() {
+    if constexpr (!std::is_same_v<T, bool>) {
+      T* p = static_cast<T*>(dst.storage()->data()) + d;
+      const T v = static_cast<const T*>(src.storage()->data())[s];
+      *p = static_cast<T>(static_cast<opmath_t<T>>(*p) + static_cast<opmath_t<T>>(v));
+    }
+  });
+}
+
+// Whether x[indices] = v writes through a basic-indexing view of x (torch then reports "a view of a
+// leaf Variable") rather than into x itself (Ellipsis, tensor indices, skipped whole-dim slices).
+bool writes_through_view(const Tensor& self, std::span<const TensorIndex> indices) {
+  int64_t dim = 0;
+  for (const TensorIndex& i : indices) {
+    switch (i.kind) {
+      case Kind::Ellipsis: dim += self.dim() - count_specified_dims(indices); break;
+      case Kind::Tensor:
+        if (i.tensor.dim() == 0 && is_integral(i.tensor.dtype(), true)) return true;
+        dim += is_mask(i.tensor) ? i.tensor.dim() : 1;
+        break;
+      case Kind::Slice: {
+        const bool whole = indices.size() > 1 && dim < self.dim() && i.start == 0 && i.step == 1 &&
+                           (i.stop == self.size(dim) || i.stop == INT64_MAX);
+        if (!whole) return true;
+        ++dim;
+        break;
+      }
+      default: return true;  // Integer (select), None / Boolean (unsqueeze)
+    }
+  }
+  return false;
+}
+
+// In-place writes into a tensor taking part in autograd: torch's leaf error, and CopySlices /
+// IndexPutBackward0, which densecore does not record (docs/exactness.md).
+void check_inplace_autograd(const char* op, const Tensor& self, const Tensor& value = Tensor(),
+                            bool through_view = false) {
+  if (!is_grad_enabled()) return;
+  check(!(is_leaf(self) && requires_grad(self)), "{}leaf Variable that requires grad is being used in an in-place "
+        "operation.", through_view ? "a view of a " : "a ");
+  check<NotImplementedError>(!requires_grad(self) && !(value.defined() && requires_grad(value)),
+                             "[{}] in-place writes into (or from) a tensor that requires grad are not "
+                             "differentiable in densecore yet (torch records CopySlices)", op);
+}
+
 }  // namespace
 
 // ------------------------------------------------------------ public
@@ -486,6 +535,11 @@ Tensor nonzero(const Tensor& self) {
 }
 
 Tensor index(const Tensor& self, std::span<const Tensor> indices) {
+  OpRecord rec(Op::Index, {self});
+  if (rec.active()) {
+    rec.params().sizes = {self.sizes()};
+    for (const Tensor& t : indices) rec.save(t);
+  }
   const AdvancedIndex info = make_info(self, indices);
   const Shape& shape = info.src.sizes();
   std::vector<Strides> operands{operand_strides(shape, shape, info.src.strides())};
@@ -501,12 +555,18 @@ Tensor index(const Tensor& self, std::span<const Tensor> indices) {
   for_each_indexed(info, out_strides, 0, [&](int64_t src, int64_t dst) {
     copy_element(out.storage()->data(), dst, self.storage()->data(), src, item);
   });
-  return out;
+  return rec.finish(out);
 }
 
 const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value) {
+  return index_put_(self, indices, value, false);
+}
+
+const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
+  check_inplace_autograd("index_put_", self, value);
   check_index_types(indices);
-  if (auto mask = masked_fill_mask(self, indices, value)) return masked_fill_(self, *mask, item(value));
+  if (!accumulate)
+    if (auto mask = masked_fill_mask(self, indices, value)) return masked_fill_(self, *mask, item(value));
   const AdvancedIndex info = make_info(self, indices);
   const Shape& shape = info.src.sizes();
   bool expandable = value.dim() <= int64_t(shape.size());
@@ -523,7 +583,8 @@ const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, co
   const size_t item_size = self.itemsize();
   for_each_indexed(info, broadcast_strides(value, shape), value.storage_offset(),
                    [&](int64_t dst, int64_t src) {
-                     copy_element(self.storage()->data(), dst, value.storage()->data(), src, item_size);
+                     if (accumulate) add_element(self, dst, value, src);
+                     else copy_element(self.storage()->data(), dst, value.storage()->data(), src, item_size);
                    });
   self.bump_version();
   return self;
@@ -551,6 +612,7 @@ Tensor get_item(const Tensor& self, std::span<const TensorIndex> indices) {
 }
 
 void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Tensor& value) {
+  check_inplace_autograd("__setitem__", self, value, writes_through_view(self, indices));
   if (indices.size() == 1) {
     const TensorIndex& i = indices[0];
     switch (i.kind) {
@@ -572,6 +634,7 @@ void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Te
 }
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  OpRecord rec(Op::IndexSelect, {self});
   dim = wrap_dim(dim, self.dim());
   check<IndexError>(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
@@ -597,10 +660,16 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
                      const int64_t src = off[1] + v * in_stride;
                      copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
                    });
-  return out;
+  if (rec.active()) {
+    rec.params().dim = dim;
+    rec.params().sizes = {self.sizes()};
+  }
+  rec.save(index);
+  return rec.finish(out);
 }
 
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  check_inplace_autograd("masked_fill_", self);
   check(mask.dtype() == DType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
         type_meta_name(mask.dtype()));
   const Shape shape = broadcast_shapes(self.sizes(), mask.sizes());
@@ -625,22 +694,27 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor&
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  OpRecord rec(Op::MaskedFill, {self});
   const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
   Tensor out = clone(expand(self, shape));
   masked_fill_(out, mask, value);
   reset_version(out);  // a new tensor starts at version 0, as torch's result does
-  return out;
+  rec.save(mask);
+  return rec.finish(out);
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  OpRecord rec(Op::MaskedFillTensor, {self, value});  // MaskedFillBackward1
   const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
   Tensor out = clone(expand(self, shape));
   masked_fill_(out, mask, value);
   reset_version(out);  // a new tensor starts at version 0, as torch's result does
-  return out;
+  rec.save(mask);
+  return rec.finish(out);
 }
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  OpRecord rec(Op::Gather, {self});
   dim = wrap_dim(dim, self.dim());
   check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
         "gather(): Expected dtype int32/int64 for index");
@@ -668,7 +742,48 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
                      const int64_t src = off[1] + v * in_stride;
                      copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
                    });
-  return out;
+  if (rec.active()) {
+    rec.params().dim = dim;
+    rec.params().sizes = {self.sizes()};
+  }
+  rec.save(index);
+  return rec.finish(out);
+}
+
+const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  // index_add_cpu_: for i in index order, self.select(dim, index[i]) += source.select(dim, i).
+  dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  const int64_t n = index.numel();
+  const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = read_index(index, index.storage_offset() + (index.dim() > 0 ? i * index.stride(0) : 0));
+    check<IndexError>(v >= -size && v < size, "index out of range in self");
+    const int64_t at = v < 0 ? v + size : v;
+    const Tensor dst = self.dim() > 0 ? select(self, dim, at) : self;
+    const Tensor src = source.dim() > 0 ? select(source, dim, i) : source;
+    for_each_element(dst.sizes(), {dst.strides(), src.strides()}, {dst.storage_offset(), src.storage_offset()},
+                     [&](const std::vector<int64_t>& off) { add_element(dst, off[0], src, off[1]); });
+  }
+  self.bump_version();
+  return self;
+}
+
+const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  // cpu_scatter_gather_base_kernel: every index element in row-major order, self[.., idx, ..] += src.
+  dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
+  const int64_t self_dim_stride = self.dim() > 0 ? self.stride(dim) : 0;
+  Strides self_strides = self.strides();
+  if (self.dim() > 0) self_strides[dim] = 0;
+  for_each_element(index.sizes(), {self_strides, src.strides(), index.strides()},
+                   {self.storage_offset(), src.storage_offset(), index.storage_offset()},
+                   [&](const std::vector<int64_t>& off) {
+                     const int64_t v = read_index(index, off[2]);
+                     check(v >= 0 && v < size, "index {} is out of bounds for dimension {} with size {}", v, dim, size);
+                     add_element(self, off[0] + v * self_dim_stride, src, off[1]);
+                   });
+  self.bump_version();
+  return self;
 }
 
 }  // namespace dc

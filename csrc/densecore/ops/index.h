@@ -41,6 +41,13 @@ Tensor index(const Tensor& self, std::span<const Tensor> indices);
 /// torch.Tensor.index_put_ without accumulate: with duplicate indices the last write (in row-major
 /// order of the indexed shape) wins, as torch's serial CPU kernel does.
 const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value);
+/// index_put_ with accumulate=True: self[indices] += value, duplicates added one after another in
+/// row-major order of the indexed shape (torch's serial CPU accumulate kernel, IndexKernel.cpp).
+const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate);
+/// self.index_add_(dim, index, source): slices of source added in index order (index_add_cpu_).
+const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+/// self.scatter_add_(dim, index, src): src[i] added at index[i] along dim, in index order.
+const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);

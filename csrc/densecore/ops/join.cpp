@@ -3,6 +3,7 @@
 // channels-last only when every input suggests it, which needs 4-D inputs we do not make yet.
 #include "densecore/ops/join.h"
 
+#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/view.h"
@@ -29,6 +30,7 @@ void check_shape_except_dim(const Tensor& first, const Tensor& t, int64_t dim, s
 
 Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
   check<ValueError>(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  OpRecord rec(Op::Cat, tensors);  // CatBackward0: grad narrowed back to each input
   for (size_t i = 0; i < tensors.size(); ++i)
     check(tensors[i].dim() > 0, "zero-dimensional tensor (at position {}) cannot be concatenated", i);
   DType dtype = tensors[0].dtype();
@@ -41,9 +43,13 @@ Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
     }
   if (valid == nullptr) {
     const int64_t zero[] = {0};
-    return Tensor::empty(zero, dtype);
+    return rec.finish(Tensor::empty(zero, dtype));
   }
   dim = wrap_dim(dim, valid->dim());
+  if (rec.active()) {
+    rec.params().dim = dim;
+    for (const Tensor& t : tensors) rec.params().sizes.push_back(t.sizes());
+  }
   Shape sizes = valid->sizes();
   int64_t total = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -60,7 +66,7 @@ Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
     at += t.size(dim);
   }
   reset_version(out);  // copy_ into the slices bumped it; torch's cat result is at version 0
-  return out;
+  return rec.finish(out);
 }
 
 Tensor stack(std::span<const Tensor> tensors, int64_t dim) {
@@ -70,9 +76,11 @@ Tensor stack(std::span<const Tensor> tensors, int64_t dim) {
     check(tensors[i].sizes() == tensors[0].sizes(),
           "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}",
           shape_str(tensors[0].sizes()), shape_str(tensors[i].sizes()), i);
+  OpRecord rec(Op::Stack, tensors);  // StackBackward0: grad.unbind(dim)
+  if (rec.active()) rec.params().dim = dim;
   std::vector<Tensor> unsqueezed;
   for (const Tensor& t : tensors) unsqueezed.push_back(unsqueeze(t, dim));
-  return cat(unsqueezed, dim);
+  return rec.finish(cat(unsqueezed, dim));
 }
 
 }  // namespace dc

@@ -5,15 +5,15 @@
 
 #include <algorithm>
 
+#include "densecore/autograd/function.h"
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/gemm_mkl.h"
 #include "densecore/kernels/parallel.h"
 #include "densecore/ops/copy.h"
-#include "densecore/ops/linalg_layout.h"
+#include "densecore/ops/view.h"
 
 namespace dc {
-using namespace linalg_detail;
 using cpublas::Trans;
 
 namespace {
@@ -142,6 +142,16 @@ void addmm_impl(const Tensor& result, const Tensor& self, Tensor m1, Tensor m2, 
   result.bump_version();
 }
 
+// What MmBackward0 / AddmmBackward0 keep: both operands and their forward sizes and strides
+// (mm_mat1_backward picks its branch from mat1's forward strides).
+void record_mm_operands(OpRecord& rec, const Tensor& m1, const Tensor& m2) {
+  if (!rec.active()) return;
+  rec.params().sizes = {m1.sizes(), m2.sizes()};
+  rec.params().strides = {m1.strides(), m2.strides()};
+  rec.save(m1);
+  rec.save(m2);
+}
+
 void check_mm_shapes(const Tensor& m1, const Tensor& m2) {
   check(m1.sizes()[1] == m2.sizes()[0], "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
         m1.sizes()[0], m1.sizes()[1], m2.sizes()[0], m2.sizes()[1]);
@@ -153,10 +163,12 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   check(self.dim() == 2, "self must be a matrix");
   check(mat2.dim() == 2, "mat2 must be a matrix");
   check_mm_shapes(self, mat2);
+  OpRecord rec(Op::Mm, {self, mat2});
   const Shape out_shape{self.sizes()[0], mat2.sizes()[1]};
   Tensor result = Tensor::empty(out_shape, self.dtype());
   addmm_impl(result, result, self, mat2, Scalar::from_int(0), Scalar::from_int(1));
-  return result;
+  record_mm_operands(rec, self, mat2);
+  return rec.finish(result);
 }
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
@@ -168,10 +180,16 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   check(mat1.dim() == 2, "mat1 must be a matrix, got {}-D tensor", mat1.dim());
   check(mat2.dim() == 2, "mat2 must be a matrix, got {}-D tensor", mat2.dim());
   check_mm_shapes(mat1, mat2);
+  OpRecord rec(Op::Addmm, {self, mat1, mat2});
   const Shape out_shape{mat1.sizes()[0], mat2.sizes()[1]};
   Tensor result = Tensor::empty(out_shape, mat1.dtype());
   addmm_impl(result, expand(self, out_shape), mat1, mat2, beta, alpha);
-  return result;
+  record_mm_operands(rec, mat1, mat2);
+  if (rec.active()) {
+    rec.params().alpha = alpha;
+    rec.params().beta = beta;
+  }
+  return rec.finish(result);
 }
 
 namespace {
@@ -220,6 +238,14 @@ bool contiguous_or_transposed(const Tensor& t) {
 }  // namespace
 
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  OpRecord rec(Op::Bmm, {self, mat2});
+  Tensor r = bmm_impl(self, mat2);
+  rec.save(self);
+  rec.save(mat2);
+  return rec.finish(r);
+}
+
+Tensor bmm_impl(const Tensor& self, const Tensor& mat2) {
   check(self.dim() == 3, "batch1 must be a 3D tensor");
   check(mat2.dim() == 3, "batch2 must be a 3D tensor");
   const int64_t bs = self.sizes()[0], ks = self.sizes()[2], is = self.sizes()[1];
@@ -250,14 +276,22 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
     });
   } else {
     for (int64_t b = 0; b < bs; ++b) {
-      const Tensor r = select0(result, b);
-      addmm_impl(r, r, select0(self, b), select0(mat2, b), Scalar::from_int(0), Scalar::from_int(1));
+      const Tensor r = select(result, 0, b);
+      addmm_impl(r, r, select(self, 0, b), select(mat2, 0, b), Scalar::from_int(0), Scalar::from_int(1));
     }
   }
   return result;
 }
 
 Tensor mv(const Tensor& self, const Tensor& vec) {
+  OpRecord rec(Op::Mv, {self, vec});
+  Tensor r = mv_impl(self, vec);
+  rec.save(self);
+  rec.save(vec);
+  return rec.finish(r);
+}
+
+Tensor mv_impl(const Tensor& self, const Tensor& vec) {
   check(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, {}, {}",
         self.dim(), vec.dim());
   check(self.sizes()[1] == vec.sizes()[0], "size mismatch, got input ({}), mat ({}x{}), vec ({})",
@@ -290,6 +324,14 @@ Tensor mv(const Tensor& self, const Tensor& vec) {
 }
 
 Tensor dot(const Tensor& self, const Tensor& other) {
+  OpRecord rec(Op::Dot, {self, other});
+  Tensor r = dot_impl(self, other);
+  rec.save(self);
+  rec.save(other);
+  return rec.finish(r);
+}
+
+Tensor dot_impl(const Tensor& self, const Tensor& other) {
   check(self.dim() == 1 && other.dim() == 1, "1D tensors expected, but got {}D and {}D tensors",
         self.dim(), other.dim());
   check(self.dtype() == other.dtype(),

@@ -19,6 +19,10 @@ Tensor bmm(const Tensor& self, const Tensor& mat2);
 Tensor mv(const Tensor& self, const Tensor& vec);
 /// (n,) . (n,) -> 0-dim (ATen's dot).
 Tensor dot(const Tensor& self, const Tensor& other);
+/// The unrecorded kernels of bmm / mv / dot (the recorded ops above call them).
+Tensor bmm_impl(const Tensor& self, const Tensor& mat2);
+Tensor mv_impl(const Tensor& self, const Tensor& vec);
+Tensor dot_impl(const Tensor& self, const Tensor& other);
 /// torch.matmul: 1-D/2-D/N-D dispatch, folding into mm when possible, batched through bmm.
 Tensor matmul(const Tensor& a, const Tensor& b);
 /// F.linear: input @ weight.T + bias; fused into addmm for 2-D input or a contiguous input with a

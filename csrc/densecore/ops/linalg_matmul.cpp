@@ -5,13 +5,14 @@
 #include <functional>
 #include <numeric>
 
+#include "densecore/autograd/node.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
+#include "densecore/ops/elementwise.h"
 #include "densecore/ops/linalg.h"
-#include "densecore/ops/linalg_layout.h"
+#include "densecore/ops/view.h"
 
 namespace dc {
-using namespace linalg_detail;
 
 namespace {
 
@@ -19,12 +20,37 @@ int64_t prod(const Shape& s) {
   return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<int64_t>());
 }
 
-// ATen's should_fold (no autograd yet, so the requires_grad shortcut never applies).
+// The broadcast of two batch shapes (at::infer_size).
+Shape infer_size(const Shape& a, const Shape& b) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t da = int64_t(i) - int64_t(n - a.size()), db = int64_t(i) - int64_t(n - b.size());
+    const int64_t sa = da >= 0 ? a[da] : 1, sb = db >= 0 ? b[db] : 1;
+    check(sa == sb || sa == 1 || sb == 1,
+          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
+          "dimension {}",
+          sa, sb, i);
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
+}
+
+// squeeze(): the number of non-1 dims (all the linear bias test needs).
+int64_t squeezed_dim(const Tensor& t) {
+  int64_t n = 0;
+  for (int64_t s : t.sizes()) n += s != 1;
+  return n;
+}
+
+// ATen's should_fold, with its shortcut: fold whenever the smaller operand requires grad (one mm
+// in backward instead of a bmm and a reduction).
 bool should_fold(const Tensor& t1_, const Tensor& t2_) {
   const bool t1_larger = t1_.dim() >= t2_.dim();
-  const Tensor t1 = t1_larger ? t1_ : transpose(t2_, -2, -1);
+  const Tensor t1 = t1_larger ? t1_ : make_view(t2_, transpose_layout(layout_of(t2_), -2, -1));
   const int64_t dim_t1 = t1.dim(), dim_t2 = t1_larger ? t2_.dim() : t1_.dim();
   if (!(dim_t1 >= 3 && dim_t2 <= 2)) return false;
+  if (requires_grad(t1_larger ? t2_ : t1_)) return true;
   if (t1_.dim() == 2) return false;
   if (t1.numel() == 0) return true;
   for (int64_t i = 0; i < dim_t1 - 2; ++i)
@@ -36,16 +62,16 @@ bool should_fold(const Tensor& t1_, const Tensor& t2_) {
 Tensor matmul_folded(const Tensor& tensor1, const Tensor& tensor2) {
   const bool trans = tensor2.dim() > tensor1.dim();
   const Tensor t1 = trans ? transpose(tensor2, -2, -1) : tensor1;
-  const Tensor rhs = !trans ? tensor2 : tensor1.dim() == 2 ? t2(tensor1) : tensor1;
+  const Tensor rhs = !trans ? tensor2 : tensor1.dim() == 2 ? t_(tensor1) : tensor1;
   Shape out_shape(t1.sizes().begin(), t1.sizes().end() - 1);
   const int64_t folded = prod(out_shape);
   const Tensor t1_folded = reshape(t1, Shape{folded, t1.sizes().back()});
   if (rhs.dim() == 2) {
     out_shape.push_back(rhs.sizes()[1]);
-    const Tensor out = view(mm(t1_folded, rhs), out_shape);
-    return trans ? clone(transpose(out, -2, -1)) : out;
+    const Tensor out = unsafe_view(mm(t1_folded, rhs), out_shape);
+    return trans ? contiguous(transpose(out, -2, -1)) : out;  // output.mT().contiguous()
   }
-  return view(mv(t1_folded, rhs), out_shape);
+  return unsafe_view(mv(t1_folded, rhs), out_shape);
 }
 
 // Broadcast batch dims, reshape both sides to 3-D and call bmm.
@@ -69,32 +95,7 @@ Tensor matmul_batched(const Tensor& tensor1, const Tensor& tensor2) {
   if (d2 > 1) out_shape.push_back(p);
   Tensor r = bmm(t1e, t2e);
   if (vector_rhs) r = squeeze_dim(r, -1);
-  return view(r, out_shape);
-}
-
-// PLACEHOLDER until ops/elementwise lands: out += bias (bias broadcast to out), in place, as
-// torch's add_ with alpha 1: one rounding of a + b per element (same dtype only).
-void add_bias_(const Tensor& out, const Tensor& bias) {
-  check<NotImplementedError>(out.dtype() == bias.dtype(),
-                             "[linear] a bias of another dtype is not implemented in densecore yet");
-  check(bias.dim() <= out.dim(), "output with shape {} doesn't match the broadcast shape {}",
-        shape_str(out.sizes()), shape_str(infer_size(out.sizes(), bias.sizes())));
-  const Shape bs = infer_size(out.sizes(), bias.sizes());
-  check(bs == out.sizes(), "output with shape {} doesn't match the broadcast shape {}",
-        shape_str(out.sizes()), shape_str(bs));
-  const Tensor b = contiguous(expand(bias, out.sizes()));  // materialised: exact copy
-  const Tensor o = contiguous(out);
-  dispatch_dtype(out.dtype(), [&]<class T>() {
-    if constexpr (std::is_floating_point_v<T>) {
-      T* po = o.data<T>();
-      const T* pb = b.data<T>();
-      for (int64_t i = 0, e = o.numel(); i < e; ++i) po[i] = po[i] + pb[i];
-    } else {
-      throw NotImplementedError("[linear] a non-float32/float64 bias add is not implemented yet");
-    }
-  });
-  if (!o.is_same(out)) copy_(out, o);
-  out.bump_version();
+  return unsafe_view(r, out_shape);
 }
 
 bool linear_flatten_3d_env() {
@@ -110,7 +111,7 @@ Tensor flatten_nd_linear(const Tensor& input, const Tensor& weight, const Tensor
   const Shape& s = input.sizes();
   Shape lead(s.begin(), s.end() - 1);
   const Tensor x2 = reshape(input, Shape{prod(lead), s.back()});
-  const Tensor r = addmm(bias, x2, t2(weight));
+  const Tensor r = addmm(bias, x2, t_(weight));
   lead.push_back(r.sizes()[1]);
   return view(r, lead);
 }
@@ -123,7 +124,7 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
         "both arguments to matmul need to be at least 1D, but they are {}D and {}D", d1, d2);
   if (d1 == 1 && d2 == 1) return dot(tensor1, tensor2);
   if (d1 == 2 && d2 == 1) return mv(tensor1, tensor2);
-  if (d1 == 1 && d2 == 2) return squeeze_dim(mm(unsqueeze(tensor1, 0), tensor2), 0);
+  if (d1 == 1 && d2 == 2) return squeeze_dim(mm(unsqueeze(tensor1, 0), tensor2), 0);  // torch: squeeze_(0)
   if (d1 == 2 && d2 == 2) return mm(tensor1, tensor2);
   if (should_fold(tensor1, tensor2)) return matmul_folded(tensor1, tensor2);
   return matmul_batched(tensor1, tensor2);
@@ -134,15 +135,15 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
         "both arguments to linear need to be at least 1D, but they are {}D and {}D", input.dim(),
         weight.dim());
   const bool has_bias = bias.defined();
-  if (input.dim() == 2 && has_bias) return addmm(bias, input, t2(weight));
+  if (input.dim() == 2 && has_bias) return addmm(bias, input, t_(weight));
   const bool fusable =
       has_bias && (bias.dim() == 1 || squeezed_dim(bias) == 1) && bias.is_contiguous();
   if (fusable) {
     if (input.is_contiguous()) return flatten_nd_linear(input, weight, bias);
     if (linear_flatten_3d_env()) return flatten_nd_linear(contiguous(input), weight, bias);
   }
-  Tensor out = matmul(input, t2(weight));
-  if (has_bias) add_bias_(out, bias);
+  Tensor out = matmul(input, t_(weight));
+  if (has_bias) add(out, bias, Scalar::from_int(1), out);  // output.add_(bias): AddBackward0 in place
   return out;
 }
 

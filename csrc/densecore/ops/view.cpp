@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 
@@ -16,6 +17,18 @@ int64_t product(std::span<const int64_t> v) {
 }
 
 int64_t ndim_of(const Layout& l) { return static_cast<int64_t>(l.sizes.size()); }
+
+// A view recorded for autograd as torch's ViewBackward0, TransposeBackward0, ... (derivatives.yaml
+// rows of the view ops): node `op` with input t, the input's sizes, and `dims` / `dim` for the row.
+Tensor recorded_view(Op op, const Tensor& t, const Layout& l, std::vector<int64_t> dims = {}, int64_t dim = 0) {
+  OpRecord rec(op, {t});
+  if (rec.active()) {
+    rec.params().sizes = {t.sizes()};
+    rec.params().dims = std::move(dims);
+    rec.params().dim = dim;
+  }
+  return rec.finish(make_view(t, l));
+}
 
 }  // namespace
 
@@ -275,12 +288,16 @@ Layout movedim_layout(const Layout& l, std::span<const int64_t> src, std::span<c
   check(!has_dup(s), "movedim: repeated dim in `source` ({})", dims_str(src));
   check(!has_dup(d), "movedim: repeated dim in `destination` ({})", dims_str(dst));
   if (n <= 1) return l;
+  return permute_layout(l, movedim_order(n, s, d));
+}
+
+std::vector<int64_t> movedim_order(int64_t n, std::span<const int64_t> src, std::span<const int64_t> dst) {
   // Place each source dim at its destination, then fill the rest in order (torch's movedim).
   std::vector<int64_t> order(n, -1);
   std::vector<bool> used(n, false);
-  for (size_t i = 0; i < s.size(); ++i) {
-    order[d[i]] = s[i];
-    used[s[i]] = true;
+  for (size_t i = 0; i < src.size(); ++i) {
+    order[wrap_dim(dst[i], n)] = wrap_dim(src[i], n);
+    used[wrap_dim(src[i], n)] = true;
   }
   int64_t next = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -288,13 +305,17 @@ Layout movedim_layout(const Layout& l, std::span<const int64_t> src, std::span<c
     while (used[next]) ++next;
     order[i] = next++;
   }
-  return permute_layout(l, order);
+  return order;
 }
 
 // ---------------------------------------------------------------- tensors
 
 Tensor view(const Tensor& t, std::span<const int64_t> shape) {
-  return make_view(t, view_layout(layout_of(t), shape));
+  return recorded_view(Op::View, t, view_layout(layout_of(t), shape));
+}
+
+Tensor unsafe_view(const Tensor& t, std::span<const int64_t> shape) {
+  return recorded_view(Op::UnsafeView, t, view_layout(layout_of(t), shape));
 }
 
 Tensor view_dtype(const Tensor& t, DType dtype) {
@@ -335,19 +356,21 @@ Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.size
 Tensor reshape(const Tensor& t, std::span<const int64_t> shape) {
   const Shape sizes = infer_size(shape, t.numel());
   if (auto strides = compute_stride(t.sizes(), t.strides(), sizes))
-    return make_view(t, {sizes, std::move(*strides), t.storage_offset()});
+    return recorded_view(Op::View, t, {sizes, std::move(*strides), t.storage_offset()});
+  // Not viewable: _unsafe_view(clone(self)), nodes CloneBackward0 + UnsafeViewBackward0.
   Tensor copy = clone(t);
   reset_version(copy);
-  return view(copy, sizes);
+  return unsafe_view(copy, sizes);
 }
 
 Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
-  return make_view(t, transpose_layout(layout_of(t), dim0, dim1));
+  const Layout l = transpose_layout(layout_of(t), dim0, dim1);
+  return recorded_view(Op::Transpose, t, l, {dim0, dim1});
 }
 
 Tensor t_(const Tensor& t) {
   check(t.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is {}D", t.dim());
-  return transpose(t, 0, t.dim() < 2 ? 0 : 1);
+  return recorded_view(Op::T, t, transpose_layout(layout_of(t), 0, t.dim() < 2 ? 0 : 1));
 }
 
 Tensor T(const Tensor& t) {
@@ -364,22 +387,35 @@ Tensor mT(const Tensor& t) {
 }
 
 Tensor permute(const Tensor& t, std::span<const int64_t> dims) {
-  return make_view(t, permute_layout(layout_of(t), dims));
+  const Layout l = permute_layout(layout_of(t), dims);
+  std::vector<int64_t> wrapped;
+  for (int64_t d : dims) wrapped.push_back(wrap_dim(d, t.dim()));
+  return recorded_view(Op::Permute, t, l, std::move(wrapped));
 }
 
 Tensor expand(const Tensor& t, std::span<const int64_t> sizes) {
-  return make_view(t, expand_layout(layout_of(t), sizes, type_and_sizes_str(t)));
+  return recorded_view(Op::Expand, t, expand_layout(layout_of(t), sizes, type_and_sizes_str(t)));
 }
 
 Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
 
-Tensor squeeze(const Tensor& t) { return make_view(t, squeeze_layout(layout_of(t))); }
+Tensor squeeze(const Tensor& t) { return recorded_view(Op::Squeeze, t, squeeze_layout(layout_of(t))); }
 
 Tensor squeeze(const Tensor& t, std::span<const int64_t> dims) {
-  return make_view(t, squeeze_layout(layout_of(t), dims));
+  const Layout l = squeeze_layout(layout_of(t), dims);
+  return recorded_view(Op::SqueezeDims, t, l, std::vector<int64_t>(dims.begin(), dims.end()));
 }
 
-Tensor unsqueeze(const Tensor& t, int64_t dim) { return make_view(t, unsqueeze_layout(layout_of(t), dim)); }
+Tensor squeeze_dim(const Tensor& t, int64_t dim) {
+  const int64_t one[] = {dim};
+  const Layout l = squeeze_layout(layout_of(t), one);
+  return recorded_view(Op::SqueezeDim, t, l, {}, dim);
+}
+
+Tensor unsqueeze(const Tensor& t, int64_t dim) {
+  const Layout l = unsqueeze_layout(layout_of(t), dim);
+  return recorded_view(Op::Unsqueeze, t, l, {}, wrap_dim(dim, t.dim() + 1));
+}
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
   start_dim = wrap_dim(start_dim, t.dim());
@@ -414,16 +450,48 @@ Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes) {
 
 Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
              int64_t step) {
-  return make_view(t, slice_layout(layout_of(t), dim, start, end, step));
+  const Layout l = slice_layout(layout_of(t), dim, start, end, step);
+  // slice_backward re-slices zeros with the same arguments, so the same region is written.
+  return recorded_view(Op::Slice, t, l, {start.value_or(0), end.value_or(INT64_MAX), step}, wrap_dim(dim, t.dim()));
 }
 
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
-  return make_view(t, narrow_layout(layout_of(t), dim, start, length));
+  const Layout l = narrow_layout(layout_of(t), dim, start, length);  // checks as torch's narrow
+  dim = wrap_dim(dim, t.dim());
+  if (start < 0) start += t.size(dim);
+  return recorded_view(Op::Slice, t, l, {start, start + length, 1}, dim);  // narrow is slice in torch
 }
 
 Tensor select(const Tensor& t, int64_t dim, int64_t index) {
-  return make_view(t, select_layout(layout_of(t), dim, index));
+  const Layout l = select_layout(layout_of(t), dim, index);
+  dim = wrap_dim(dim, t.dim());
+  if (index < 0) index += t.size(dim);
+  return recorded_view(Op::Select, t, l, {index}, dim);
 }
+
+namespace {
+
+// Records the views of split / split_with_sizes / unbind as ONE multi-output node.
+std::vector<Tensor> record_multi(Op op, const Tensor& t, std::vector<Tensor> outs, std::vector<int64_t> sizes,
+                                 int64_t dim) {
+  OpRecord rec(op, {t});
+  if (!rec.active()) return outs;
+  rec.params().sizes = {t.sizes()};
+  rec.params().dims = std::move(sizes);
+  rec.params().dim = dim;
+  std::vector<Tensor> fresh;  // the views were made with grad mode off: new handles get the node
+  for (const Tensor& o : outs) fresh.push_back(make_view(o, layout_of(o)));
+  rec.finish(std::span<const Tensor>(fresh));
+  return fresh;
+}
+
+std::vector<int64_t> sizes_along(const std::vector<Tensor>& outs, int64_t dim) {
+  std::vector<int64_t> s;
+  for (const Tensor& o : outs) s.push_back(o.size(dim));
+  return s;
+}
+
+}  // namespace
 
 std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
   check(t.dim() != 0, "split expects at least a 1-dimensional tensor");
@@ -435,9 +503,13 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
   const int64_t num_splits = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
   const int64_t last = split_size - (split_size * num_splits - size);
   std::vector<Tensor> out;
-  for (int64_t i = 0; i < num_splits; ++i)
-    out.push_back(narrow(t, dim, i * split_size, i == num_splits - 1 ? last : split_size));
-  return out;
+  {
+    GradModeGuard no_grad(false);
+    for (int64_t i = 0; i < num_splits; ++i)
+      out.push_back(narrow(t, dim, i * split_size, i == num_splits - 1 ? last : split_size));
+  }
+  std::vector<int64_t> split_sizes = sizes_along(out, dim);
+  return record_multi(Op::Split, t, std::move(out), std::move(split_sizes), dim);
 }
 
 std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim) {
@@ -453,11 +525,14 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> s
         "{}), but got split_sizes={}",
         size, dim, shape_str(sizes));
   std::vector<Tensor> out;
-  for (int64_t s : sizes) {
-    out.push_back(narrow(t, dim, start, s));
-    start += s;
+  {
+    GradModeGuard no_grad(false);
+    for (int64_t s : sizes) {
+      out.push_back(narrow(t, dim, start, s));
+      start += s;
+    }
   }
-  return out;
+  return record_multi(Op::SplitWithSizes, t, std::move(out), std::vector<int64_t>(sizes.begin(), sizes.end()), dim);
 }
 
 std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
@@ -475,8 +550,11 @@ std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
   check<IndexError>(t.dim() > 0, "Dimension specified as {} but tensor has no dimensions", dim);
   dim = wrap_dim(dim, t.dim());
   std::vector<Tensor> out;
-  for (int64_t i = 0; i < t.size(dim); ++i) out.push_back(select(t, dim, i));
-  return out;
+  {
+    GradModeGuard no_grad(false);
+    for (int64_t i = 0; i < t.size(dim); ++i) out.push_back(select(t, dim, i));
+  }
+  return record_multi(Op::Unbind, t, std::move(out), {}, dim);
 }
 
 Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<const int64_t> strides,
@@ -502,17 +580,22 @@ Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<con
         "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage "
         "size of {} are out of bounds for storage of size {}",
         shape_str(sizes), shape_str(strides), off, item, need_bytes, t.storage()->nbytes());
+  check<NotImplementedError>(!(is_grad_enabled() && requires_grad(t)),
+                             "[as_strided] AsStridedBackward0 is not implemented in densecore yet");
   return t.as_strided_view(sizes, strides, off);
 }
 
 void reset_version(const Tensor& t) { t.impl()->version->version.store(0, std::memory_order_relaxed); }
 
-Tensor alias(const Tensor& t) { return make_view(t, layout_of(t)); }
+Tensor alias(const Tensor& t) { return recorded_view(Op::Alias, t, layout_of(t)); }
 
-Tensor detach(const Tensor& t) { return alias(t); }
+// No autograd meta at all: a leaf that does not require grad (shares data and version counter).
+Tensor detach(const Tensor& t) { return make_view(t, layout_of(t)); }
 
 Tensor movedim(const Tensor& t, std::span<const int64_t> src, std::span<const int64_t> dst) {
-  return make_view(t, movedim_layout(layout_of(t), src, dst));
+  const Layout l = movedim_layout(layout_of(t), src, dst);  // argument checks
+  if (t.dim() == 0) return recorded_view(Op::Alias, t, l);  // torch: self.alias() for a scalar
+  return permute(t, movedim_order(t.dim(), src, dst));      // movedim is a permute in torch
 }
 
 }  // namespace dc

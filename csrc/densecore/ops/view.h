@@ -46,10 +46,14 @@ Layout slice_layout(const Layout& l, int64_t dim, std::optional<int64_t> start,
 Layout narrow_layout(const Layout& l, int64_t dim, int64_t start, int64_t length);
 Layout select_layout(const Layout& l, int64_t dim, int64_t index);
 Layout movedim_layout(const Layout& l, std::span<const int64_t> src, std::span<const int64_t> dst);
+/// The permutation movedim applies (src dims to dst positions, the rest in order).
+std::vector<int64_t> movedim_order(int64_t ndim, std::span<const int64_t> src, std::span<const int64_t> dst);
 
 // ---- views of tensors ----
 
 Tensor view(const Tensor& t, std::span<const int64_t> shape);
+/// view recorded as torch's _unsafe_view (UnsafeViewBackward0): reshape's and matmul's copies.
+Tensor unsafe_view(const Tensor& t, std::span<const int64_t> shape);
 /// Reinterprets the bytes as another dtype (same itemsize, or torch's last-dim rule).
 Tensor view_dtype(const Tensor& t, DType dtype);
 Tensor view_as(const Tensor& t, const Tensor& other);
@@ -63,7 +67,9 @@ Tensor permute(const Tensor& t, std::span<const int64_t> dims);
 Tensor expand(const Tensor& t, std::span<const int64_t> sizes);
 Tensor expand_as(const Tensor& t, const Tensor& other);
 Tensor squeeze(const Tensor& t);
-Tensor squeeze(const Tensor& t, std::span<const int64_t> dims);
+Tensor squeeze(const Tensor& t, std::span<const int64_t> dims);  // SqueezeBackward2
+/// squeeze(dim) with one int (SqueezeBackward1).
+Tensor squeeze_dim(const Tensor& t, int64_t dim);
 Tensor unsqueeze(const Tensor& t, int64_t dim);
 Tensor flatten(const Tensor& t, int64_t start_dim = 0, int64_t end_dim = -1);
 Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes);
