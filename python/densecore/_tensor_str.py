@@ -4,19 +4,18 @@ The text is built from Python values read out of the tensor (tolist/item), so it
 tensor ops: formatting a float16 element formats the double that equals it, as torch does.
 """
 import contextlib
-import dataclasses
 import math
 
 from . import _C
 
 
-@dataclasses.dataclass
 class _PrintOptions:
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+    """torch's print options (a plain class: dataclasses would cost import time)."""
+
+    FIELDS = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
+
+    def __init__(self):
+        self.precision, self.threshold, self.edgeitems, self.linewidth, self.sci_mode = 4, 1000, 3, 80, None
 
 
 PRINT_OPTS = _PrintOptions()
@@ -41,7 +40,7 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
 
 
 def get_printoptions():
-    return dataclasses.asdict(PRINT_OPTS)
+    return {key: getattr(PRINT_OPTS, key) for key in _PrintOptions.FIELDS}
 
 
 @contextlib.contextmanager

@@ -12,7 +12,6 @@ import io
 import os
 import pickle
 import sys
-import zipfile
 from collections import Counter, OrderedDict
 
 from . import _C
@@ -447,6 +446,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         fh.seek(-len(magic), 1)
         if magic != b"PK\x03\x04":
             return _load_not_zip(fh, f, mmap, encoding)
+        import zipfile  # noqa: PLC0415 (only when loading: keeps `import densecore` fast)
+
         with zipfile.ZipFile(fh) as zf:
             return _load_zip(zf, map_location, encoding)
 

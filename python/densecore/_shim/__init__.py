@@ -7,7 +7,6 @@ itself is a small module forwarding attribute reads to `densecore` (with torch's
 raise ModuleNotFoundError, never falling through to a real torch on sys.path. uninstall() undoes it.
 """
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
@@ -49,7 +48,7 @@ class _TorchModule(types.ModuleType):
         return sorted(set(dir(densecore)) | set(self.__dict__))
 
 
-class _AliasLoader(importlib.abc.Loader):
+class _AliasLoader:  # the Loader protocol, duck-typed (importlib.abc costs import time)
     def __init__(self, module):
         self.module = module
         self.spec = getattr(module, "__spec__", None)
@@ -63,7 +62,7 @@ class _AliasLoader(importlib.abc.Loader):
             module.__spec__ = self.spec
 
 
-class _TorchFinder(importlib.abc.MetaPathFinder):
+class _TorchFinder:  # the MetaPathFinder protocol, duck-typed
     def find_spec(self, fullname, path=None, target=None):
         if fullname != "torch" and not fullname.startswith("torch."):
             return None
