@@ -1,4 +1,4 @@
-"""torch.return_types: the named tuples reductions with a dim return (values, indices)."""
+"""torch.return_types: the named tuples reductions with a dim and topk return (values, indices)."""
 
 
 def _make(name):
@@ -21,5 +21,6 @@ def _make(name):
 
 max = _make("max")  # noqa: A001
 min = _make("min")  # noqa: A001
+topk = _make("topk")
 
-__all__ = ["max", "min"]
+__all__ = ["max", "min", "topk"]

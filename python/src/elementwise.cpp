@@ -100,6 +100,7 @@ constexpr std::pair<const char*, dc::CompareOp> kCompares[] = {
     {"le", dc::CompareOp::Le}, {"gt", dc::CompareOp::Gt}, {"ge", dc::CompareOp::Ge}};
 
 void bind_module_functions(nb::module_& m) {
+  m.def("equal", &dc::equal, nb::arg("input"), nb::arg("other"));
   auto add = [](nb::handle a, nb::handle b, nb::handle alpha, nb::handle out) {
     return dc::add(operand(a, "add", "input", 1), operand(b, "add", "other", 2), to_scalar(alpha), out_arg(out));
   };
@@ -180,6 +181,7 @@ void bind_module_functions(nb::module_& m) {
 void bind_operators(TensorClass& cls) {
   auto add = [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::add(s, t, Scalar::from_int(1)); }); };
   auto mul = [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::mul(s, t); }); };
+  cls.def("equal", &dc::equal, nb::arg("other"));
   cls.def("__add__", add).def("__radd__", add).def("__mul__", mul).def("__rmul__", mul);
   cls.def("__sub__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::sub(s, t, Scalar::from_int(1)); }); });
   // torch.rsub(self, other) = other - self

@@ -1,5 +1,5 @@
 // Tensor.__getitem__/__setitem__ parsed in C++ as torch/csrc/autograd/python_variable_indexing.cpp
-// does, plus index_select, masked_fill(_), gather, nonzero. Lists inside an index become int64
+// does, plus index_select, masked_fill(_), gather, scatter(_)/scatter_add(_), nonzero. Lists inside an index become int64
 // (or bool) tensors as torch's indexing_tensor_from_data makes them.
 #include <optional>
 
@@ -9,7 +9,10 @@
 #include "bindings.h"
 #include "dtype_caster.h"
 
+#include "densecore/autograd/grad_mode.h"
+#include "densecore/autograd/node.h"
 #include "densecore/core/convert.h"
+#include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/index.h"
 #include "densecore/ops/view.h"
@@ -216,6 +219,19 @@ Tensor dev_arange(nb::handle end, std::optional<dc::DType> dtype) {
   return t;
 }
 
+/// scatter_ / scatter_add_ record no autograd node yet: refuse rather than give silent zero gradients.
+Tensor scatter_checked_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool add) {
+  const bool grad = dc::is_grad_enabled() && (dc::requires_grad(self) || dc::requires_grad(src));
+  if (grad) throw dc::NotImplementedError("densecore: autograd through scatter/scatter_add is not implemented yet");
+  return add ? dc::scatter_add_(self, dim, index, src) : dc::scatter_(self, dim, index, src);
+}
+
+Tensor scatter_out_of_place(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool add) {
+  Tensor out = dc::clone(self);
+  scatter_checked_(out, dim, index, src, add);
+  return out;
+}
+
 }  // namespace
 
 void bind_indexing(nb::module_& m, TensorClass& cls) {
@@ -225,7 +241,19 @@ void bind_indexing(nb::module_& m, TensorClass& cls) {
       .def("masked_fill", &masked_fill, nb::arg("mask"), nb::arg("value"))
       .def("masked_fill_", &masked_fill_, nb::arg("mask"), nb::arg("value"))
       .def("gather", &dc::gather, nb::arg("dim"), nb::arg("index"))
-      .def("nonzero", &dc::nonzero);
+      .def("nonzero", &dc::nonzero)
+      .def("scatter_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_checked_(t, d, i, s, false); },
+           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter_add_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_checked_(t, d, i, s, true); },
+           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, false); },
+           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
+      .def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, true); },
+           nb::arg("dim"), nb::arg("index"), nb::arg("src"));
+  m.def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, false); },
+        nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
+  m.def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, true); },
+        nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
   m.def("index_select", &dc::index_select, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
   m.def("masked_fill", &masked_fill, nb::arg("input"), nb::arg("mask"), nb::arg("value"));
   m.def("gather", &dc::gather, nb::arg("input"), nb::arg("dim"), nb::arg("index"));

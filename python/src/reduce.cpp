@@ -1,4 +1,4 @@
-// Reductions and softmax for Python: torch.sum/mean/amax/amin/max/min/argmax/argmin/softmax/
+// Reductions and softmax for Python: torch.sum/mean/amax/amin/max/min/argmax/argmin/topk/softmax/
 // log_softmax, the Tensor methods and Tensor.sum_to_size, with torch's argument forms (dim as int,
 // tuple or list; keepdim; dtype=). max/min with a dim return torch.return_types-like named tuples
 // (densecore/return_types.py); the computation stays in densecore/ops/reduce.cpp.
@@ -12,6 +12,7 @@
 
 #include "densecore/ops/elementwise.h"
 #include "densecore/ops/reduce.h"
+#include "densecore/ops/sort.h"
 
 namespace {
 
@@ -65,6 +66,9 @@ Tensor argmax_any(const Tensor& t, nb::handle dim, bool keepdim) {
 Tensor argmin_any(const Tensor& t, nb::handle dim, bool keepdim) {
   return dc::argmin(t, opt_dim(dim, "argmin"), keepdim);
 }
+nb::object topk_any(const Tensor& t, int64_t k, int64_t dim, bool largest, bool sorted) {
+  return named_pair("topk", dc::topk(t, k, dim, largest, sorted));
+}
 Tensor softmax_any(const Tensor& t, int64_t dim, Dtype dtype) { return dc::softmax(t, dim, dtype); }
 Tensor log_softmax_any(const Tensor& t, int64_t dim, Dtype dtype) { return dc::log_softmax(t, dim, dtype); }
 
@@ -84,6 +88,8 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
         nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
   m.def("argmax", &argmax_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
   m.def("argmin", &argmin_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
+  m.def("topk", &topk_any, nb::arg("input"), nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true,
+        nb::arg("sorted") = true);
   m.def("softmax", &softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
   m.def("log_softmax", &log_softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
 
@@ -98,6 +104,7 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
            nb::arg("dim") = none, nb::arg("keepdim") = none)
       .def("argmax", &argmax_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
       .def("argmin", &argmin_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
+      .def("topk", &topk_any, nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true, nb::arg("sorted") = true)
       .def("softmax", &softmax_any, nb::arg("dim"), nb::arg("dtype") = none)
       .def("log_softmax", &log_softmax_any, nb::arg("dim"), nb::arg("dtype") = none)
       .def("sum_to_size", [](const Tensor& t, nb::args a, nb::kwargs k) {

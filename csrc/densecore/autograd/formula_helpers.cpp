@@ -129,6 +129,13 @@ Tensor gather_backward(const Tensor& grad, std::span<const int64_t> sizes, int64
   return z;
 }
 
+Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
+                                          std::span<const int64_t> sizes) {
+  Tensor z = zeros(sizes, grad.dtype());
+  scatter_(z, dim, indices, grad);
+  return z;
+}
+
 Tensor masked_fill_value_backward(const Tensor& grad, const Tensor& mask) {
   const Tensor m[] = {mask.sizes() == grad.sizes() ? mask : expand(mask, grad.sizes())};
   return sum(index(grad, m));

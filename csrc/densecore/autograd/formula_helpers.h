@@ -44,6 +44,9 @@ Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes,
                              const Tensor& index);
 /// gather_backward: zeros(sizes).scatter_add_(dim, index, grad).
 Tensor gather_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, const Tensor& index);
+/// value_selecting_reduction_backward with keepdim (topk, kthvalue): zeros(sizes).scatter_(dim, indices, grad).
+Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
+                                          std::span<const int64_t> sizes);
 /// masked_fill_backward for the value: grad.masked_select(mask).sum().
 Tensor masked_fill_value_backward(const Tensor& grad, const Tensor& mask);
 /// clamp_backward (ClampBackward1): grad where min <= self <= max, else 0.

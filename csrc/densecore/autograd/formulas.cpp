@@ -206,6 +206,9 @@ const std::array<Formula, kOpCount> kFormulas = [] {
   t[int(Op::Amax)] = [](const Ctx& c) -> Grads {  // scale_grad_by_count(restore_reduced_dims(grad, ...), ... == self, dim)
     return {amax_backward(c.g, c.a(), c.b(), c.p().dims, c.p().keepdim)}; };
   t[int(Op::Amin)] = t[int(Op::Amax)];
+  t[int(Op::Topk)] = [](const Ctx& c) -> Grads {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
+    return {value_selecting_reduction_backward(c.g, c.p().dim, c.a(), c.p().sizes.at(0))};
+  };
   return t;
 }();
 // clang-format on

@@ -70,7 +70,8 @@
   X(Minimum)                     \
   X(Abs)                         \
   X(Amax)                        \
-  X(Amin)
+  X(Amin)                        \
+  X(Topk)
 
 namespace dc {
 

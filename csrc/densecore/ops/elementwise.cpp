@@ -180,6 +180,15 @@ Tensor abs(const Tensor& a, const Tensor& out) {
   return rec.finish(unary(a, out, [](TensorIter& it) { abs_stub(it); }));
 }
 
+bool equal(const Tensor& a, const Tensor& b) {
+  if (a.sizes() != b.sizes()) return false;
+  const Tensor eq = contiguous(compare(CompareOp::Eq, a, b));
+  const bool* p = eq.data<bool>();
+  for (int64_t i = 0; i < eq.numel(); ++i)
+    if (!p[i]) return false;
+  return true;
+}
+
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out) {
   IterConfig c;  // build_comparison_op
   c.promote_inputs_to_common_dtype = true;

@@ -29,6 +29,8 @@ Tensor abs(const Tensor& a, const Tensor& out = {});
 
 enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out = {});
+/// torch.equal: same sizes and every element equal after promotion (NaN is unequal to itself).
+bool equal(const Tensor& a, const Tensor& b);
 
 Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y);
 Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max,

@@ -768,22 +768,59 @@ const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, c
   return self;
 }
 
-const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  // cpu_scatter_gather_base_kernel: every index element in row-major order, self[.., idx, ..] += src.
+namespace {
+
+// ScatterGatherChecks.h: index is int32/int64, src has self's dtype, same number of dims, and the index
+// fits inside src everywhere and inside self outside `dim`.
+void scatter_checks(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, "scatter(): Expected dtype int32/int64 for index");
+  check(self.dtype() == src.dtype(), "{}(): Expected self.dtype to be equal to src.dtype", fn);
+  const int64_t nd = std::max<int64_t>(self.dim(), 1);
+  check(std::max<int64_t>(index.dim(), 1) == nd && std::max<int64_t>(src.dim(), 1) == nd,
+        "Index tensor must have the same number of dimensions as self tensor");
+  if (index.numel() == 0 || index.dim() == 0) return;
+  for (int64_t d = 0; d < index.dim(); ++d) {
+    const bool fits = index.size(d) <= src.size(d) && (d == dim || index.size(d) <= self.size(d));
+    check(fits, "Expected index {} to be no larger than self {} apart from dimension {} and to be no larger size than src {}",
+          shape_str(index.sizes()), shape_str(self.sizes()), dim, shape_str(src.sizes()));
+  }
+}
+
+// cpu_scatter_gather_base_kernel: every index element in row-major order writes (or adds) src's
+// element at self[.., idx, ..]; later writes win. Indices are checked first so bad input changes nothing.
+const Tensor& scatter_impl(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           bool accumulate) {
   dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  scatter_checks(fn, self, dim, index, src);
   const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
+  for_each_element(index.sizes(), {index.strides()}, {index.storage_offset()}, [&](const std::vector<int64_t>& off) {
+    const int64_t v = read_index(index, off[0]);
+    check(v >= 0 && v < size, "index {} is out of bounds for dimension {} with size {}", v, dim, size);
+  });
   const int64_t self_dim_stride = self.dim() > 0 ? self.stride(dim) : 0;
+  const size_t item = self.itemsize();
   Strides self_strides = self.strides();
   if (self.dim() > 0) self_strides[dim] = 0;
   for_each_element(index.sizes(), {self_strides, src.strides(), index.strides()},
                    {self.storage_offset(), src.storage_offset(), index.storage_offset()},
                    [&](const std::vector<int64_t>& off) {
                      const int64_t v = read_index(index, off[2]);
-                     check(v >= 0 && v < size, "index {} is out of bounds for dimension {} with size {}", v, dim, size);
-                     add_element(self, off[0] + v * self_dim_stride, src, off[1]);
+                     if (accumulate) add_element(self, off[0] + v * self_dim_stride, src, off[1]);
+                     else copy_element(self.storage()->data(), off[0] + v * self_dim_stride, src.storage()->data(),
+                                       off[1], item);
                    });
   self.bump_version();
   return self;
+}
+
+}  // namespace
+
+const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl("scatter_add", self, dim, index, src, /*accumulate=*/true);
+}
+
+const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl("scatter", self, dim, index, src, /*accumulate=*/false);
 }
 
 }  // namespace dc

@@ -48,6 +48,8 @@ const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, co
 const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
 /// self.scatter_add_(dim, index, src): src[i] added at index[i] along dim, in index order.
 const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+/// self.scatter_(dim, index, src): src[i] written at index[i] along dim; with duplicates the last wins.
+const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);

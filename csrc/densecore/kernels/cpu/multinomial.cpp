@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "densecore/kernels/distribution_stubs.h"
+#include "densecore/kernels/topk.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -72,21 +73,6 @@ int64_t argmax_row(const std::vector<T>& v) {
   return best;
 }
 
-/// topk_impl_loop (native/TopKImpl.h), largest and sorted, with its exact std:: algorithm choice.
-template <class Acc>
-void topk_row(std::vector<std::pair<Acc, int64_t>>& queue, int64_t k) {
-  using Elem = std::pair<Acc, int64_t>;
-  auto greater = [](const Elem& x, const Elem& y) -> bool {
-    return (std::isnan(x.first) && !std::isnan(y.first)) || (x.first > y.first);
-  };
-  if (k * 64 <= int64_t(queue.size())) {
-    std::partial_sort(queue.begin(), queue.begin() + k, queue.end(), greater);
-  } else {
-    std::nth_element(queue.begin(), queue.begin() + k - 1, queue.end(), greater);
-    std::sort(queue.begin(), queue.begin() + k - 1, greater);
-  }
-}
-
 template <class T>
 void race_rows(int64_t* result, int64_t rs0, int64_t rs1, const Strided2d& p, const Strided2d& q,
                int64_t n_sample) {
@@ -106,7 +92,7 @@ void race_rows(int64_t* result, int64_t rs0, int64_t rs1, const Strided2d& p, co
       continue;
     }
     for (int64_t j = 0; j < p.cols; ++j) queue[j] = {Acc(Op(v[j])), j};
-    topk_row(queue, n_sample);
+    select_topk(queue, n_sample, /*largest=*/true, /*sorted=*/true);
     for (int64_t s = 0; s < n_sample; ++s) result[i * rs0 + s * rs1] = queue[s].second;
   }
 }
