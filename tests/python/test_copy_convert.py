@@ -1,6 +1,7 @@
 """Tensor.to(dtype) / copy_ between every pair of the 10 dtypes against torch, bitwise: NaN/inf/-0.0,
 out-of-range values, contiguous, transposed, sliced and broadcast sources, lengths hitting the vector
-converter's blocks and the chunk split."""
+converter's blocks and the chunk split; float16 <-> float32 through Copy.cpp's fbgemm shortcut and around it
+(NaN payloads per element, at native, avx2, default and one thread)."""
 import itertools
 
 import oracle
@@ -21,14 +22,9 @@ def src(name, n, seed):
 """
 
 
-# Known gap (docs/exactness.md, "Copy"): float16 NaN -> float32 in torch's masked-tail and scalar paths
-# gives 0x7FFFFFFF where we give 0x7FC00000; not yet explained. Those pairs run in test_known_gap_*.
-GAP_PAIRS = {("float16", "float32")}
-
-
 def cases_for(lengths, pairs=None):
     cases = {}
-    for a, b in pairs or [p for p in itertools.product(DTYPES, DTYPES) if p not in GAP_PAIRS]:
+    for a, b in pairs or itertools.product(DTYPES, DTYPES):
         for n in lengths:
             cases[f"{a}->{b}-{n}"] = f"out = src('{a}', {n}, 1).to(torch.{b})"
         cases[f"{a}->{b}-transposed"] = f"out = src('{a}', 300, 2).view(20, 15).t().to(torch.{b})"
@@ -47,12 +43,6 @@ def test_to_dtype_all_pairs():
 
 
 @pytest.mark.oracle
-@pytest.mark.xfail(strict=True, reason="known gap: float16 NaN -> float32 bits (docs/exactness.md)")
-def test_known_gap_float16_nan_to_float32():
-    oracle.assert_cases_equal(cases_for([1, 15, 16, 17, 33, 100], GAP_PAIRS), setup=SETUP)
-
-
-@pytest.mark.oracle
 def test_to_dtype_large_chunked():
     cases = {f"{a}->{b}": f"out = src('{a}', 40013, 9).to(torch.{b})" for a, b in itertools.product(DTYPES, DTYPES)}
     oracle.assert_cases_equal(cases, setup=SETUP)
@@ -62,3 +52,87 @@ def test_to_dtype_large_chunked():
 @pytest.mark.parametrize("env", [{"ATEN_CPU_CAPABILITY": "default"}, {"OMP_NUM_THREADS": "1"}])
 def test_to_dtype_capabilities(env):
     oracle.assert_cases_equal(cases_for([17, 100]), setup=SETUP, env=env)
+
+
+# ---- float16 <-> float32 through Copy.cpp's fbgemm shortcut (kernels/copy_fbgemm.cpp) ----------------
+# Bit patterns, not values: NaN payloads of both signs (fbgemm's reference tail maps every float16 NaN to
+# 0x7FFFFFFF, the vector blocks keep payloads), infinities, denormals of both types, rounding edges.
+FBGEMM_SETUP = r"""
+import random
+H_SPECIAL = [0x7E00, 0xFE00, 0x7C01, 0xFC01, 0x7FFF, 0xFFFF, 0x7D55, 0xFD55, 0x7C00, 0xFC00, 0x0000, 0x8000,
+             0x0001, 0x8001, 0x03FF, 0x83FF, 0x0200, 0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0x3555]
+F_SPECIAL = [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FFFFFFF, 0xFFFFFFFF, 0x7FA5A5A5, 0xFFA00001,
+             0x7F800000, 0xFF800000, 0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x33000000,
+             0x33000001, 0x32FFFFFF, 0xB3000001, 0x387FC000, 0x38800000, 0x387FE000, 0x477FF000, 0x477FEFFF,
+             0x477FF001, 0x7F7FFFFF, 0x3F801000, 0x3F803000, 0x3F800FFF]
+def bits(name, n, seed):
+    # n elements (None: a 0-dim tensor), half specials, half random bit patterns
+    r = random.Random(seed)
+    w, special, itype = (16, H_SPECIAL, torch.int16) if name == "float16" else (32, F_SPECIAL, torch.int32)
+    xs = [r.choice(special) if r.random() < 0.5 else r.getrandbits(w) for _ in range(1 if n is None else n)]
+    t = torch.tensor([x - (1 << w) if x >> (w - 1) else x for x in xs], dtype=itype).view(getattr(torch, name))
+    return t.view([]) if n is None else t
+def nans(name, n, seed):
+    # only NaNs, payloads and signs varied: every element shows which path converted it
+    r = random.Random(seed)
+    w = 16 if name == "float16" else 32
+    exp_mask, top = (0x7C00, 0x3FF) if w == 16 else (0x7F800000, 0x7FFFFF)
+    xs = [exp_mask | (r.randrange(1, top + 1)) | (r.getrandbits(1) << (w - 1)) for _ in range(1 if n is None else n)]
+    t = torch.tensor([x - (1 << w) if x >> (w - 1) else x for x in xs], dtype=torch.int16 if w == 16 else torch.int32)
+    t = t.view(getattr(torch, name))
+    return t.view([]) if n is None else t
+"""
+FBGEMM_PAIRS = [("float16", "float32"), ("float32", "float16")]
+FBGEMM_LENGTHS = [1, 7, 8, 9, 15, 16, 17, 33, 100, 32768, 40013, 65541, 100003, None]
+
+
+def fbgemm_cases():
+    cases = {}
+    for a, b in FBGEMM_PAIRS:
+        method = "float" if b == "float32" else "half"
+        for n in FBGEMM_LENGTHS:
+            cases[f"{a}->{b}-to-{n}"] = f"out = bits('{a}', {n}, 11).to(torch.{b})"
+            cases[f"{a}->{b}-nan-{n}"] = f"out = nans('{a}', {n}, 30).to(torch.{b})"
+        for n in [9, 40013]:
+            cases[f"{a}->{b}-{method}-{n}"] = f"out = bits('{a}', {n}, 12).{method}()"
+            cases[f"{a}->{b}-tensor-{n}"] = f"out = torch.tensor(bits('{a}', {n}, 13), dtype=torch.{b})"
+            cases[f"{a}->{b}-copy_-{n}"] = f"d = torch.empty({n}, dtype=torch.{b}); d.copy_(bits('{a}', {n}, 14)); out = d"
+        # taken: dense source, .to() keeps its strides; dst and src with equal strides; size-1 dim strides
+        for r, c in [(20, 15), (7, 5), (401, 101)]:
+            cases[f"{a}->{b}-transposed-{r}x{c}"] = (
+                f"y = nans('{a}', {r * c}, 15).view({r}, {c}).t().to(torch.{b}); out = [y, y.stride()]")
+        cases[f"{a}->{b}-copy_-same-strides"] = (
+            f"d = torch.empty(15, 20, dtype=torch.{b}).t(); d.copy_(nans('{a}', 300, 16).view(15, 20).t()); out = d")
+        cases[f"{a}->{b}-size1-stride"] = (
+            f"x = torch.as_strided(nans('{a}', 17, 17), (17, 1), (1, 5)); y = x.to(torch.{b}); out = [y, y.stride()]")
+        cases[f"{a}->{b}-copy_-contiguous-other-strides"] = (
+            f"d = torch.empty(17, 1, dtype=torch.{b}); d.copy_(torch.as_strided(nans('{a}', 17, 31), (17, 1), (1, 5)))"
+            "; out = d")
+        cases[f"{a}->{b}-0d-copy_"] = f"d = torch.zeros((), dtype=torch.{b}); d.copy_(nans('{a}', None, 18)); out = d"
+        # not taken: sliced / expanded / broadcast sources, strides that differ, non-dense destinations
+        cases[f"{a}->{b}-sliced"] = f"out = bits('{a}', 300, 19)[7::3].to(torch.{b})"
+        cases[f"{a}->{b}-expanded"] = f"out = bits('{a}', 5, 20)[2:3].expand(40).to(torch.{b})"
+        cases[f"{a}->{b}-bcast_rows"] = f"out = bits('{a}', 33, 21).expand(3, 33).to(torch.{b})"
+        cases[f"{a}->{b}-copy_-bcast"] = f"d = torch.zeros(4, 33, dtype=torch.{b}); d.copy_(bits('{a}', 33, 22)); out = d"
+        cases[f"{a}->{b}-copy_-from-transposed"] = (
+            f"d = torch.empty(15, 20, dtype=torch.{b}); d.copy_(nans('{a}', 300, 23).view(20, 15).t()); out = d")
+        cases[f"{a}->{b}-copy_-into-transposed"] = (
+            f"d = torch.empty(20, 15, dtype=torch.{b}).t(); d.copy_(nans('{a}', 300, 24).view(15, 20)); out = d")
+        cases[f"{a}->{b}-copy_-into-sliced"] = (
+            f"d = torch.zeros(40, dtype=torch.{b}); d[1::2].copy_(bits('{a}', 20, 25)); out = d")
+        cases[f"{a}->{b}-copy_-into-unsqueezed"] = (
+            f"d = torch.zeros(1, 17, dtype=torch.{b}); d.copy_(bits('{a}', 17, 26)); out = d")
+    # TensorIterator's casts are copy_ too: the float16 input of a float32 op, a float16 result written back
+    for n in [9, 40013]:
+        cases[f"mixed-input-cast-{n}"] = f"out = nans('float16', {n}, 27) + torch.zeros({n})"
+        cases[f"mixed-inplace-{n}"] = f"h = bits('float16', {n}, 28); h.add_(bits('float32', {n}, 29)); out = h"
+    return cases
+
+
+FBGEMM_ENVS = [None, {"ATEN_CPU_CAPABILITY": "avx2"}, {"ATEN_CPU_CAPABILITY": "default"}, {"OMP_NUM_THREADS": "1"}]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("env", FBGEMM_ENVS, ids=["native", "avx2", "default", "1thread"])
+def test_float16_float32_fbgemm_shortcut(env):
+    oracle.assert_cases_equal(fbgemm_cases(), setup=FBGEMM_SETUP, env=env)

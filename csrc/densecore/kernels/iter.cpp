@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "densecore/core/error.h"
+#include "densecore/kernels/copy_fbgemm.h"
 #include "densecore/kernels/copy_kernel.h"
 
 namespace dc {
@@ -449,6 +450,7 @@ void TensorIter::cast_outputs() {
 
 void copy_into(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;
+  if (copy_float16_float32_like_fbgemm(dst, src)) return;  // torch's copy_ shortcut (Copy.cpp)
   TensorIter it = TensorIter::copy_op(dst, src);
   copy_stub(it);
 }

@@ -1,15 +1,17 @@
 // copy_ / to / contiguous / clone over the TensorIter copy kernel (kernels/cpu/copy.cpp, which
-// mirrors ATen's CopyKernel.cpp). Front-end rules from aten/src/ATen/native/Copy.cpp.
+// mirrors ATen's CopyKernel.cpp). Front-end rules from aten/src/ATen/native/Copy.cpp, including its
+// float16 <-> float32 fbgemm shortcut (kernels/copy_fbgemm.cpp), taken before any TensorIterator.
 #include "densecore/ops/copy.h"
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
+#include "densecore/kernels/copy_fbgemm.h"
 #include "densecore/kernels/copy_kernel.h"
 
 namespace dc {
 
 const Tensor& copy_(const Tensor& dst, const Tensor& src) {
-  if (!dst.is_same(src) && dst.numel() > 0) {
+  if (!dst.is_same(src) && dst.numel() > 0 && !copy_float16_float32_like_fbgemm(dst, src)) {
     TensorIter it = TensorIter::copy_op(dst, src);
     copy_stub(it);
   }

@@ -6,6 +6,7 @@
 //  - other pairs with contiguous rows go through at::vec::convert: AVX2 specialises
 //    float64 -> bfloat16/float16 (blocks of 16 through float + vector converter, scalar tail).
 //  - everything else is c10::convert element by element.
+// float16 <-> float32 copies that fit Copy.cpp's fbgemm shortcut never get here (kernels/copy_fbgemm.cpp).
 #include <cstring>
 
 #include "densecore/kernels/copy_kernel.h"
