@@ -1,84 +1,139 @@
-"""DenseCore demo: a small forward pass computed with DenseCore, and with --check the same program
-under PyTorch (in its own process) compared bit for bit.
+"""DenseCore demo: trains a tiny character-level GPT on a few of Shakespeare's sonnets (embedded in the package),
+prints the loss as it goes and a generated sample at the end. With --check the same program also runs under
+real PyTorch in its own process, and every loss, the final weights and the sample are compared bit for bit.
 
-    python -m densecore.demo            # embedded default: a 2-layer MLP forward pass on fixed inputs
-    python -m densecore.demo --check    # also run it under torch and compare every result's bits
+    python -m densecore.demo                 # train (under a minute) and sample
+    python -m densecore.demo --check         # ... and compare every bit with PyTorch (needs torch installed)
+    python -m densecore.demo --steps 100     # shorter run (see --help for the other knobs)
 """
 import argparse
 import hashlib
+import importlib.util
+import os
+import pickle
 import subprocess
 import sys
 import time
 
-# The program both libraries run; `torch` is the library under test. Inputs are deterministic
-# integer-derived floats so no random generator is needed.
-PROGRAM = r'''
-def wave(n, k):
-    return torch.tensor([((i * 7919 + k) % 1000 - 500) / 97.0 for i in range(n)])
-
-x = wave(8 * 64, 1).view(8, 64)
-w1, b1 = wave(128 * 64, 2).view(128, 64) / 8.0, wave(128, 3)
-w2, b2 = wave(10 * 128, 4).view(10, 128) / 11.0, wave(10, 5)
-h = torch.nn.functional.linear(x, w1, b1)
-h = torch.clamp(h, min=0.0)                      # relu
-logits = torch.nn.functional.linear(h, w2, b2)
-scores = (logits - logits[:, :1]) / 3.0           # relative to class 0
-results = {"hidden": h, "logits": logits, "scores": scores, "positive": scores > 0}
-'''
-
+# The --check child: loads _demo_gpt.py by path (never importing densecore, so the process holds only torch's
+# libraries) and runs it with real torch on the same text and settings.
 CHILD = r'''
-import sys, pickle
-if sys.argv[1] == "torch":
-    import torch
-    raw = lambda t: t.reshape(-1).contiguous().view(torch.uint8).numpy().tobytes()
-else:
-    import densecore as torch
-    raw = lambda t: t._raw_bytes()
-scope = {"torch": torch}
-exec(sys.stdin.read(), scope)
-sys.stdout.buffer.write(pickle.dumps({k: raw(v) for k, v in scope["results"].items()}))
+import importlib.util, pickle, sys
+import torch
+path, text, kwargs = pickle.load(sys.stdin.buffer)
+spec = importlib.util.spec_from_file_location("_demo_gpt", path)
+demo = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(demo)
+raw = lambda t: t.detach().reshape(-1).contiguous().view(torch.uint8).numpy().tobytes()
+sys.stdout.buffer.write(pickle.dumps(demo.train(torch, text, raw, **kwargs)))
 '''
 
 
-def run_in_process():
-    import densecore as torch
+class Progress:
+    """A plain-text progress bar on stderr, redrawn in place; silent when stderr is not a terminal (logs)."""
 
-    scope = {"torch": torch}
-    start = time.perf_counter()
-    exec(PROGRAM, scope)
-    elapsed = time.perf_counter() - start
-    return scope["results"], elapsed
+    def __init__(self, total, width=30):
+        self.total, self.width, self.tty = total, width, sys.stderr.isatty()
+        self.start = time.perf_counter()
+
+    def update(self, done, loss):
+        if not self.tty:
+            return
+        filled = self.width * done // self.total
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        bar = "#" * filled + "." * (self.width - filled)
+        sys.stderr.write(f"\r[{bar}] {done}/{self.total} steps  loss {loss:.4f}  {rate:.1f} steps/s")
+        sys.stderr.flush()  # the last step always logs a loss line, which clears the bar
+
+    def clear(self):
+        if self.tty:
+            sys.stderr.write("\r" + " " * (self.width + 60) + "\r")
 
 
-def digests(lib):
-    proc = subprocess.run([sys.executable, "-c", CHILD, lib], input=PROGRAM.encode(), capture_output=True)
+def run_densecore(text, kwargs):
+    import densecore
+
+    from . import _demo_gpt
+
+    bar = Progress(kwargs["steps"])
+
+    def on_log(step, loss, val, seconds):
+        bar.clear()
+        print(f"step {step:5d}  train loss {loss:.4f}  val loss {val:.4f}  ({seconds:.1f} s)", flush=True)
+
+    return _demo_gpt.train(densecore, text, lambda t: t._raw_bytes(), on_step=bar.update, on_log=on_log, **kwargs)
+
+
+def run_torch(text, kwargs):
+    from . import _demo_gpt
+
+    payload = pickle.dumps((_demo_gpt.__file__, text, kwargs))
+    proc = subprocess.run([sys.executable, "-c", CHILD], input=payload, capture_output=True, env=dict(os.environ))
     if proc.returncode != 0:
-        raise RuntimeError(proc.stderr.decode()[-2000:])
-    import pickle
+        raise RuntimeError("the PyTorch run failed:\n" + proc.stderr.decode()[-3000:])
+    return pickle.loads(proc.stdout)
 
-    return {k: hashlib.sha256(v).hexdigest()[:16] for k, v in pickle.loads(proc.stdout).items()}
+
+def compare(ours, theirs):
+    """Prints one line per compared item; returns True when every bit matches."""
+    short = lambda b: hashlib.sha256(b).hexdigest()[:16]
+    same_losses = ours["loss"] == theirs["loss"] and ours["val"] == theirs["val"]
+    first = next((i for i, (a, b) in enumerate(zip(ours["loss"], theirs["loss"])) if a != b), None)
+    detail = f"all {len(ours['loss'])} steps" if same_losses else f"first difference at step {first}"
+    print(f"  losses         {'identical bits' if same_losses else 'DIFFERENT'} ({detail}, "
+          f"{len(ours['val'])} val losses)")
+    bad = [n for n in ours["weights"] if ours["weights"][n] != theirs["weights"].get(n)]
+    everything = b"".join(ours["weights"].values())
+    print(f"  final weights  {'identical bits' if not bad else 'DIFFERENT: ' + ', '.join(bad[:4])} "
+          f"({len(ours['weights'])} tensors, {len(everything):,} bytes, sha256 {short(everything)})")
+    same_sample = ours["sample"] == theirs["sample"]
+    print(f"  sample         {'identical text' if same_sample else 'DIFFERENT'}")
+    return same_losses and not bad and same_sample
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="DenseCore demo")
-    ap.add_argument("--check", action="store_true", help="compare every result with PyTorch (needs torch)")
+    ap = argparse.ArgumentParser(prog="python -m densecore.demo",
+                                 description="DenseCore demo: train a tiny char-level GPT, bit-exact with PyTorch")
+    ap.add_argument("--check", action="store_true", help="also run under PyTorch and compare every bit")
+    ap.add_argument("--steps", type=int, default=500, help="optimizer steps (default 500)")
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--block", type=int, default=64, help="context length in characters")
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--embd", type=int, default=96)
+    ap.add_argument("--dropout", type=float, default=0.1)
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (warmup, then cosine to lr/10)")
+    ap.add_argument("--seed", type=int, default=1337)
+    ap.add_argument("--log-every", type=int, default=50)
+    ap.add_argument("--sample-len", type=int, default=300)
     args = ap.parse_args(argv)
-    results, elapsed = run_in_process()
-    print(f"2-layer MLP forward on an (8, 64) batch in {elapsed * 1e3:.2f} ms")
-    print("logits[0]:", results["logits"][0])
-    if args.check:
-        import importlib.util
+    if args.steps < 1 or args.embd % args.heads:
+        ap.error("--steps must be positive and --embd divisible by --heads")
+    if args.check and importlib.util.find_spec("torch") is None:
+        print("--check compares with PyTorch, which is not installed here (WITH_TEST_DEPS=1 bash scripts/demo.sh "
+              "--check makes an environment that has it)")
+        return 2
+    from ._demo_text import SONNETS
 
-        if importlib.util.find_spec("torch") is None:
-            print("--check compares with PyTorch, which is not installed here (bash scripts/test.sh makes an "
-                  "environment that has it)")
-            return 2
-        ours, theirs = digests("densecore"), digests("torch")
-        for name in ours:
-            verdict = "identical bits" if ours[name] == theirs[name] else "DIFFERENT"
-            print(f"  {name:<8} densecore {ours[name]}  torch {theirs[name]}  {verdict}")
-        return 0 if ours == theirs else 1
-    return 0
+    if args.block >= len(SONNETS) // 10:  # batches are drawn from the last tenth too (validation)
+        ap.error(f"--block must be below {len(SONNETS) // 10}")
+
+    kwargs = dict(steps=args.steps, batch=args.batch, block=args.block, n_layer=args.layers, n_head=args.heads,
+                  n_embd=args.embd, dropout=args.dropout, lr=args.lr, seed=args.seed, log_every=args.log_every,
+                  sample_len=args.sample_len)
+    print(f"DenseCore: a {args.layers}-layer char-GPT (n_embd {args.embd}, {args.heads} heads, context "
+          f"{args.block}) on {len(SONNETS):,} characters of Shakespeare's sonnets, {args.steps} AdamW steps")
+    ours = run_densecore(SONNETS, kwargs)
+    print(f"trained in {ours['train_seconds']:.1f} s; sample (seed {args.seed + 1}, temperature 0.8):\n")
+    print(ours["sample"].rstrip() + "\n")
+    if not args.check:
+        return 0
+    print("--check: the same program under PyTorch, in its own process ...", flush=True)
+    theirs = run_torch(SONNETS, kwargs)
+    ok = compare(ours, theirs)
+    print(f"PyTorch took {theirs['train_seconds']:.1f} s to train")
+    print("PASS: DenseCore and PyTorch agree bit for bit" if ok else "FAIL: DenseCore differs from PyTorch")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
