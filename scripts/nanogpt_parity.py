@@ -18,6 +18,7 @@ Both libraries run in separate processes; the torch side needs a Python where to
 import argparse
 import filecmp
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -117,6 +118,94 @@ def compare_checkpoints(torch_python, a, b):
     return int(n), lines
 
 
+INPROCESS_DRIVER = r"""
+# Drives nanoGPT's model.py (imported unchanged) through train.py's CPU loop for the recipe's settings,
+# recording per step: the loss and clip_grad_norm_'s total norm (raw bits), a sha256 of every gradient
+# before clipping, and of every weight and AdamW state after the step. `torch` is whichever library runs us.
+import hashlib, math, os, pickle, sys
+import numpy as np
+import torch
+from model import GPTConfig, GPT
+
+steps, dropout, out_path = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+block_size, batch_size, lr, min_lr, warmup = 64, 12, 1e-3, 1e-4, 100
+if hasattr(torch.Tensor, "_raw_bytes"):
+    raw = lambda t: t.detach()._raw_bytes()
+else:
+    raw = lambda t: t.detach().reshape(-1).contiguous().view(torch.uint8).numpy().tobytes()
+digest = lambda t: hashlib.sha256(raw(t)).hexdigest()
+
+def get_lr(it):
+    if it < warmup:
+        return lr * (it + 1) / (warmup + 1)
+    if it > steps:
+        return min_lr
+    ratio = (it - warmup) / (steps - warmup)
+    return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (lr - min_lr)
+
+def get_batch():
+    data = np.memmap(os.path.join("data", "shakespeare_char", "train.bin"), dtype=np.uint16, mode="r")
+    ix = torch.randint(len(data) - block_size, (batch_size,))
+    x = torch.stack([torch.from_numpy((data[i:i + block_size]).astype(np.int64)) for i in ix])
+    y = torch.stack([torch.from_numpy((data[i + 1:i + 1 + block_size]).astype(np.int64)) for i in ix])
+    return x.to("cpu"), y.to("cpu")
+
+torch.manual_seed(1337)
+model = GPT(GPTConfig(n_layer=4, n_head=4, n_embd=128, block_size=block_size, bias=False, vocab_size=65,
+                      dropout=dropout))
+optimizer = model.configure_optimizers(0.1, lr, (0.9, 0.99), "cpu")
+record = {"init": {n: digest(p) for n, p in model.named_parameters()}, "steps": []}
+X, Y = get_batch()
+for it in range(steps):
+    for group in optimizer.param_groups:
+        group["lr"] = get_lr(it)
+    logits, loss = model(X, Y)
+    loss = loss / 1
+    X, Y = get_batch()
+    loss.backward()
+    grads = {n: digest(p.grad) for n, p in model.named_parameters()}
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+    state = {}
+    for n, p in model.named_parameters():
+        st = optimizer.state[p]
+        state[n] = (digest(p), digest(st["exp_avg"]), digest(st["exp_avg_sq"]), digest(st["step"]))
+    record["steps"].append({"loss": raw(loss), "norm": raw(norm), "grads": grads, "state": state})
+with open(out_path, "wb") as f:
+    pickle.dump(record, f)
+"""
+
+
+def run_inprocess(args, sides, works, base):
+    """Runs INPROCESS_DRIVER under each library; returns (first difference or None, wall times)."""
+    records, times = {}, {}
+    for name, launcher in sides.items():
+        work, env = works[name]
+        driver = os.path.join(work, "inprocess_driver.py")
+        with open(driver, "w") as f:
+            f.write(INPROCESS_DRIVER)
+        out = os.path.join(base, f"inprocess-{name}.pkl")
+        _, times[name] = run_logged(launcher + [driver, str(args.inprocess), str(args.dropout), out], work, env,
+                                    os.path.join(base, f"inprocess-{name}.log"))
+        with open(out, "rb") as f:
+            records[name] = pickle.load(f)
+    a, b = records["torch"], records["densecore"]
+    if a["init"] != b["init"]:
+        return "initial weights: " + ", ".join(k for k in a["init"] if a["init"][k] != b["init"].get(k)), times
+    for i, (x, y) in enumerate(zip(a["steps"], b["steps"])):
+        for key in ("loss", "norm"):
+            if x[key] != y[key]:
+                return f"step {i}: {key}", times
+        for key in ("grads", "state"):
+            bad = [k for k in x[key] if x[key][k] != y[key].get(k)]
+            if bad:
+                return f"step {i}: {key} of {', '.join(bad[:5])}", times
+    if len(a["steps"]) != len(b["steps"]):
+        return "different number of steps", times
+    return None, times
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nanogpt-dir", default=os.environ.get("NANOGPT_DIR"))
@@ -128,6 +217,9 @@ def main():
     ap.add_argument("--densecore-python", default=sys.executable)
     ap.add_argument("--workdir", default=None, help="keep the work folders here (default: a temp dir)")
     ap.add_argument("--no-sample", action="store_true")
+    ap.add_argument("--no-train", action="store_true", help="skip train.py (and sample.py, which needs its ckpt)")
+    ap.add_argument("--inprocess", type=int, default=0, metavar="STEPS",
+                    help="also drive model.py in-process for STEPS steps, comparing loss/grads/weights per step")
     args = ap.parse_args()
     if not args.nanogpt_dir or not os.path.isfile(os.path.join(args.nanogpt_dir, "train.py")):
         raise SystemExit("set NANOGPT_DIR (or --nanogpt-dir) to a checkout of karpathy/nanoGPT")
@@ -136,10 +228,25 @@ def main():
     os.makedirs(base, exist_ok=True)
     sides = {"torch": [args.torch_python], "densecore": [args.densecore_python, "-m", "densecore.run"]}
     pythons = {"torch": args.torch_python, "densecore": args.densecore_python}
-    outputs, times, works = {}, {}, {}
+    works = {name: make_workdir(base, name, args.nanogpt_dir, args.text, pythons[name]) for name in sides}
+    failed = False
+    if not args.no_train:
+        failed |= compare_train_and_sample(args, sides, works, base)
+    if args.inprocess:
+        first_diff, ip_times = run_inprocess(args, sides, works, base)
+        print(f"in-process {args.inprocess} steps: " + ("every loss, gradient, weight and AdamW state identical"
+                                                         if first_diff is None else f"first difference at {first_diff}"))
+        print(f"in-process wall time: torch {ip_times['torch']:.1f} s, densecore {ip_times['densecore']:.1f} s")
+        failed |= first_diff is not None
+    print(f"work folder: {base}")
+    return 1 if failed else 0
+
+
+def compare_train_and_sample(args, sides, works, base):
+    """train.py under each library: logs and ckpt.pt compared; then sample.py's text. True if anything differs."""
+    outputs, times = {}, {}
     for name, launcher in sides.items():
-        work, env = make_workdir(base, name, args.nanogpt_dir, args.text, pythons[name])
-        works[name] = (work, env)
+        work, env = works[name]
         outputs[name], times[name] = run_logged(launcher + ["train.py"] + recipe(args), work, env,
                                                 os.path.join(base, f"train-{name}.log"))
         print(f"{name:>9}: train.py finished in {times[name]:.1f} s")
@@ -158,14 +265,14 @@ def main():
         samples = {}
         for name, launcher in sides.items():
             work, env = works[name]
-            samples[name], _ = run_logged(launcher + ["sample.py", "--out_dir=out-shakespeare-char", "--device=cpu"],
+            samples[name], sample_time = run_logged(launcher + ["sample.py", "--out_dir=out-shakespeare-char", "--device=cpu"],
                                           work, env, os.path.join(base, f"sample-{name}.log"))
+            print(f"{name:>9}: sample.py finished in {sample_time:.1f} s")
         sample_diff = samples["torch"] != samples["densecore"]
         print(f"sample.py output identical: {not sample_diff}")
     print(f"wall time: torch {times['torch']:.1f} s, densecore {times['densecore']:.1f} s "
           f"(ratio {times['densecore'] / times['torch']:.2f})")
-    print(f"work folder: {base}")
-    return 1 if diffs or nbad or sample_diff else 0
+    return bool(diffs or nbad or sample_diff)
 
 
 if __name__ == "__main__":
