@@ -2,7 +2,8 @@
 
 Every op x every dtype x layouts (contiguous, transposed, sliced with step and offset, expanded with
 stride 0, empty, 0-dim, Python scalars) x lengths that hit the 2-vector main loop's scalar tail
-(1, 7, 31, 33, 100) and the 2-thread chunk split (n > 32768, n mod 32 != 0), with NaN/inf/-0.0.
+(1, 7, 31, 33, 100) and the 2-thread chunk split (n > 32768, n mod 32 != 0), with NaN/inf/-0.0; floor
+division and add/sub with alpha also on raw bit patterns (NaN payloads, denormals, huge ratios).
 """
 import oracle
 import pytest
@@ -17,7 +18,7 @@ import random
 SPECIALS = [float('nan'), float('inf'), -float('inf'), -0.0, 0.0, 1.0, -1.0, 0.5, 2.5, -2.5, 1e-30, 3.0e38, 70000.0]
 INT_RANGE = {"uint8": (0, 255), "int8": (-128, 127), "int16": (-32768, 32767),
              "int32": (-2**31, 2**31 - 1), "int64": (-2**62, 2**62)}
-def vals(name, n, seed, nonzero=False, small=False, finite=False):
+def vals(name, n, seed, nonzero=False, small=False):
     r = random.Random(seed)
     dt = getattr(torch, name)
     if name == "bool":
@@ -29,9 +30,32 @@ def vals(name, n, seed, nonzero=False, small=False, finite=False):
         if nonzero:
             xs = [x if x != 0 else 3 for x in xs]
         return torch.tensor(xs, dtype=dt)
-    specials = [x for x in SPECIALS if abs(x) < 1e4] if finite else SPECIALS
-    xs = [specials[r.randrange(len(specials))] if r.random() < 0.15 else r.uniform(-50, 50) for _ in range(n)]
+    xs = [SPECIALS[r.randrange(len(SPECIALS))] if r.random() < 0.15 else r.uniform(-50, 50) for _ in range(n)]
     return torch.tensor(xs, dtype=torch.float64).to(dt)
+# Raw bit patterns: NaN payloads (quiet, signalling, both signs), +-inf, +-0, denormals, extremes.
+SPECIAL_BITS = {
+    32: [0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7FC12345, 0x7F812345, 0xFFD00001, 0x7FFFFFFF,
+         0xFFFFFFFF, 0x7F800001, 0, 0x80000000, 1, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF,
+         0xFF7FFFFF, 0x3F800000, 0xBF800000, 0x0D000000, 0x72000000],
+    64: [0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 0xFFF8000000000000,
+         0x7FF8123456789ABC, 0x7FF0000000000001, 0xFFFFFFFFFFFFFFFF, 0x7FFFFFFFFFFFFFFF, 0,
+         0x8000000000000000, 1, 0x8000000000000001, 0x000FFFFFFFFFFFFF, 0x0010000000000000,
+         0x7FEFFFFFFFFFFFFF, 0x3FF0000000000000, 0xBFF0000000000000, 0x0100000000000000, 0x7E00000000000000],
+    16: [0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7E55, 0x7C01, 0xFFFF, 0x7FFF, 0, 0x8000, 1, 0x8001, 0x03FF,
+         0x0400, 0x7BFF, 0x3C00, 0xBC00, 0x7F80, 0xFF80, 0x7FC0, 0xFFC0, 0x7FD5, 0x7F81, 0x3F80, 0x0080],
+}
+def bits(name, n, seed):
+    r = random.Random(seed)
+    dt = getattr(torch, name)
+    width = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}[name]
+    ints = getattr(torch, "int%d" % width)
+    normal = torch.tensor([r.uniform(-50, 50) for _ in range(n)], dtype=torch.float64).to(dt).view(ints).tolist()
+    xs = []
+    for i in range(n):
+        k = r.randrange(4)
+        v = r.choice(SPECIAL_BITS[width]) if k == 0 else r.getrandbits(width) if k == 1 else normal[i]
+        xs.append(v - (1 << width) if v >= 1 << (width - 1) else v)
+    return torch.tensor(xs, dtype=ints).view(dt)
 """
 
 BINARY = {
@@ -64,42 +88,26 @@ def needs_nonzero(op):
     return op in ("div_trunc", "div_floor", "floordiv")
 
 
-# Known gaps (docs/exactness.md), kept visible by test_known_gaps below:
-#  - floor division of float inputs with inf/NaN: torch's NaN payloads (0xFFFFFFFF, 0xFFFFFFFE,
-#    0x7FFFFFFF...) come from GCC's vectorisation of c10::div_floor_floating; values otherwise equal.
-#  - add/sub with alpha != +-1 on float32/float64 rows whose `other` is a broadcast scalar: torch's
-#    scalar tail there is GCC-vectorised (alignment peel with FMA, then hoisted alpha*other + vaddps).
-def finite_only(op, dtype):
-    return op in ("div_floor", "floordiv") and dtype in FLOATS
-
-
-def gap_layout(op, dtype, layout):
-    return (op in ("add_alpha", "sub_alpha") and dtype in ("float32", "float64")
-            and (layout in ("expand_b", "bcast_col", "zero_dim_b") or layout.startswith("rscalar")))
-
-
 def binary_cases(dtypes, lengths, ops=BINARY):
     cases = {}
     for dt in dtypes:
         for op in ops:
             nz = needs_nonzero(op)
             for n in lengths:
-                fin = finite_only(op, dt)
                 cases[f"{op}-{dt}-contig-{n}"] = (
-                    f"a = vals('{dt}', {n}, 1, finite={fin}); b = vals('{dt}', {n}, 2, nonzero={nz}, finite={fin}); "
+                    f"a = vals('{dt}', {n}, 1); b = vals('{dt}', {n}, 2, nonzero={nz}); "
                     f"out = {binary_expr(op, dt)}")
     return cases
 
 
-def layout_cases(dtypes, ops=BINARY, gaps=False):
+def layout_cases(dtypes, ops=BINARY):
     """Transposed, sliced, expanded (stride 0), broadcast rows, 0-dim, empty, Python scalars."""
     cases = {}
     for dt in dtypes:
         for op in ops:
             nz = needs_nonzero(op)
             e = binary_expr(op, dt)
-            fin = finite_only(op, dt)
-            pre = f"A = vals('{dt}', 600, 3, finite={fin}); B = vals('{dt}', 600, 4, nonzero={nz}, finite={fin}); "
+            pre = f"A = vals('{dt}', 600, 3); B = vals('{dt}', 600, 4, nonzero={nz}); "
             layouts = {
                 "transposed": "a = A[:300].view(20, 15).t(); b = B[:300].view(20, 15).t()",
                 "mixed_t": "a = A[:300].view(15, 20); b = B[:300].view(20, 15).t()",
@@ -112,17 +120,13 @@ def layout_cases(dtypes, ops=BINARY, gaps=False):
                 "zero_dim_a": "a = A[9:10].view([]); b = B[:77]",
                 "both_0d": "a = A[1:2].view([]); b = B[2:3].view([])",
                 "empty": "a = A[:0]; b = B[:0]",
-                "big_bcast": "a = vals('%s', 40000, 5, finite=%s).view(200, 200); b = B[:200]" % (dt, fin),
+                "big_bcast": "a = vals('%s', 40000, 5).view(200, 200); b = B[:200]" % dt,
             }
             for lname, code in layouts.items():
-                if gap_layout(op, dt, lname) != gaps:
-                    continue
                 cases[f"{op}-{dt}-{lname}"] = pre + code + f"; out = {e}"
             for sname, s in {"int": "3", "float": "2.5", "bool": "True", "negf": "-0.0"}.items():
-                if gap_layout(op, dt, "rscalar") == gaps:
-                    cases[f"{op}-{dt}-rscalar-{sname}"] = pre + f"a = A[:100]; b = {s}; out = {e}"
-                if not gaps:
-                    cases[f"{op}-{dt}-lscalar-{sname}"] = pre + f"a = {s}; b = B[:100]; out = {e}"
+                cases[f"{op}-{dt}-rscalar-{sname}"] = pre + f"a = A[:100]; b = {s}; out = {e}"
+                cases[f"{op}-{dt}-lscalar-{sname}"] = pre + f"a = {s}; b = B[:100]; out = {e}"
     return cases
 
 
@@ -139,6 +143,36 @@ def unary_cases(dtypes, lengths):
             cases[f"{op}-{dt}-empty"] = f"a = vals('{dt}', 3, 8)[:0]; out = {e}"
     return cases
 
+
+
+def special_bits_cases():
+    """Floor division (SLEEF's vector fmod, x87 fprem in the scalar tail) and add/sub with alpha
+    against a broadcast `other` (GCC's vectorised tail) on raw bit patterns: NaN payloads, +-inf,
+    +-0, denormals, huge ratios; tail lengths, broadcast rows, chunk-split lengths (> 32768)."""
+    cases = {}
+    for dt in FLOATS:
+        for n in (1, 7, 15, 17, 31, 33, 47, 100, 40013, 65541):
+            cases[f"floordiv-{dt}-{n}"] = f"a = bits('{dt}', {n}, 1); b = bits('{dt}', {n}, 2); out = a // b"
+        pre = f"A = bits('{dt}', 600, 3); B = bits('{dt}', 600, 4); "
+        for lname, code in {"expand_b": "a = A[:100]; b = B[3:4].expand(100)",
+                            "expand_a": "a = A[3:4].expand(100); b = B[:100]",
+                            "bcast_col": "a = A[:500].view(20, 25); b = B[:20].view(20, 1)",
+                            "transposed": "a = A[:300].view(20, 15).t(); b = B[:300].view(15, 20)",
+                            "big": f"a = bits('{dt}', 40013, 5); b = B[7:8].view([])"}.items():
+            cases[f"div_floor-{dt}-{lname}"] = pre + code + "; out = torch.div(a, b, rounding_mode='floor')"
+        for s in ("2.5", "-0.3", "0.0", "-0.0", "float('inf')", "-float('inf')", "float('nan')", "1e-40", "3e38", "7"):
+            cases[f"floordiv-{dt}-rscalar-{s}"] = pre + f"a = A[:100]; out = a // {s}"
+    for dt in ("float32", "float64"):
+        for n in (*range(1, 34), 47, 100, 40013, 40021, 65541):
+            cases[f"add_alpha-{dt}-expand-{n}"] = (
+                f"a = vals('{dt}', {n}, 1); b = vals('{dt}', 3, 2)[1:2].expand({n}); out = torch.add(a, b, alpha=0.1)")
+        pre = f"A = bits('{dt}', 600, 3); B = bits('{dt}', 600, 4); "
+        for lname, code in {"bits_0d": "a = A[:100]; b = B[5:6].view([])",
+                            "bits_col": "a = A[:500].view(20, 25); b = B[:20].view(20, 1)"}.items():
+            cases[f"sub_alpha-{dt}-{lname}"] = pre + code + "; out = torch.sub(a, b, alpha=-2.5)"
+        cases[f"add_alpha-{dt}-inplace"] = f"a = vals('{dt}', 61, 1); a.add_(1.7, alpha=0.3); out = a"
+        cases[f"sub_alpha-{dt}-pyscalar"] = f"a = vals('{dt}', 45, 1); out = torch.sub(a, -3.3, alpha=1.1)"
+    return cases
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -253,14 +287,11 @@ def test_capabilities_and_threads(env):
                          ops=["add_alpha", "sub_alpha", "mul", "div", "div_floor", "maximum", "minimum"])
     cases.update(unary_cases(["bfloat16", "float16", "float32"], [33, 40013]))
     cases.update({k: v for k, v in layout_cases(["bfloat16", "float32"], ops=["add_alpha", "mul", "maximum"]).items()})
+    cases.update(layout_cases(FLOATS, ops=["floordiv", "sub_alpha"]))
+    cases.update(special_bits_cases())
     oracle.assert_cases_equal(cases, setup=SETUP, env=env)
 
 
 @pytest.mark.oracle
-@pytest.mark.xfail(strict=True, reason="known gaps: see the comment above finite_only()")
-def test_known_gaps():
-    cases = layout_cases(["float32", "float64"], ops=["add_alpha", "sub_alpha"], gaps=True)
-    for dt in FLOATS:
-        for n in (33, 100):
-            cases[f"floordiv-specials-{dt}-{n}"] = f"a = vals('{dt}', {n}, 1); b = vals('{dt}', {n}, 2); out = a // b"
-    oracle.assert_cases_equal(cases, setup=SETUP)
+def test_special_bits_floor_division_and_alpha():
+    oracle.assert_cases_equal(special_bits_cases(), setup=SETUP)

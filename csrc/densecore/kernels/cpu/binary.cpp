@@ -1,13 +1,15 @@
 // Binary arithmetic kernels: add/sub with alpha, mul, div (true, trunc, floor), maximum, minimum.
 // Mirrors aten/src/ATen/native/cpu/BinaryOpsKernel.cpp and the ufunc add kernel (ufunc/add.h).
 // torch registers all of them with REGISTER_DISPATCH, so AVX-512 machines run the AVX2 build.
-#include <bit>
 #include <cmath>
 #include <limits>
 
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/elementwise_stubs.h"
 #include "densecore/kernels/loops.h"
+#if defined(DC_VEC_X86)
+#include "densecore/kernels/sleef_fmod.h"
+#endif
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -32,19 +34,8 @@ inline T scalar_op(T a, T b, F f) {
 // vec::fmadd(other, alpha, self) in the vector one. GCC contracted the scalar float/double
 // expression into an FMA in torch's AVX2/AVX-512 builds (verified: the tail of a float32 add with
 // alpha=0.1 matches fma, not two roundings); the DEFAULT build has no FMA, so two roundings there.
-// Except in vectorized_loop's tail when `other` is the broadcast scalar (S == 2): there GCC hoisted
-// alpha*other out of the loop (vmulss) and vectorised the sum (vaddps) — two roundings, seen in
-// objdump of torch's AVX2 add kernel and against torch (add_tail_rhs_scalar below).
+// The tail of rows whose `other` is a broadcast scalar differs again: Note [add alpha tail].
 // Half/BFloat16 use c10's operators: the product is rounded to T before the sum.
-template <class T>
-inline T add_scalar(T a, T b, T alpha);
-
-template <class T>
-inline T add_tail_rhs_scalar(T a, T b, T alpha) {
-  if constexpr (std::is_floating_point_v<T>) return a + alpha * b;
-  else return add_scalar(a, b, alpha);
-}
-
 template <class T>
 inline T add_scalar(T a, T b, T alpha) {
   if constexpr (kReduced<T>) {
@@ -63,6 +54,62 @@ inline T add_scalar(T a, T b, T alpha) {
   }
 }
 
+// Note [add alpha tail]: in vectorized_loop's scalar tail (the last m = n mod 2V elements of a row
+// or chunk) with `other` the broadcast scalar (S == 2), GCC auto-vectorised torch's AVX2 basic_loop
+// (objdump of the float/double add kernels): an alignment peel of one element (scalar FMA), then
+// blocks of 2W and W lanes (ymm, xmm; W = 4 floats or 2 doubles) computing `a + round(b * alpha)`
+// with the product hoisted out of the loop (two roundings), entered only if at least W elements
+// follow the peel, then a scalar FMA epilogue. Alignment plays no part (checked at every offset).
+template <class T>
+inline void add_alpha_tail_like_gcc(const T* a, T b, T alpha, T* out, int64_t m) {
+  constexpr int64_t kW = 16 / int64_t(sizeof(T));
+  int64_t i = 0;
+  if (m > 0) {
+    out[0] = std::fma(b, alpha, a[0]);
+    i = 1;
+  }
+  if (m - 1 >= kW) {
+    const T prod = b * alpha;
+    for (; i + 2 * kW <= m; i += 2 * kW)
+      for (int64_t j = 0; j < 2 * kW; ++j) out[i + j] = prod + a[i + j];
+    if (m - i >= kW) {
+      for (int64_t j = 0; j < kW; ++j) out[i + j] = prod + a[i + j];
+      i += kW;
+    }
+  }
+  for (; i < m; ++i) out[i] = std::fma(b, alpha, a[i]);
+}
+
+/// cpu_kernel_vec (loops.h) for float/double add with alpha in the AVX2 build, except that rows
+/// whose `other` is the broadcast scalar end with add_alpha_tail_like_gcc.
+template <class T, class Op, class VOp>
+void add_alpha_loop_avx2(TensorIter& iter, T alpha, Op op, VOp vop) {
+  constexpr int64_t kSz = sizeof(T);
+  iter.for_each([&](char** base, const int64_t* strides, int64_t size0, int64_t size1) {
+    char* data[3] = {base[0], base[1], base[2]};
+    const int64_t* outer = strides + 3;
+    const bool out_a_contig = strides[0] == kSz && strides[1] == kSz;
+    int S = -1;
+    if (out_a_contig && strides[2] == kSz) S = 0;
+    else if (out_a_contig && strides[2] == 0) S = 2;
+    else if (strides[0] == kSz && strides[1] == 0 && strides[2] == kSz) S = 1;
+    for (int64_t j = 0; j < size1; ++j) {
+      if (S == 2) {
+        const int64_t body = size0 - size0 % (2 * Vec<T>::size());
+        vectorized_loop_impl(data, body, S, op, vop, op, std::make_index_sequence<2>{});
+        add_alpha_tail_like_gcc(reinterpret_cast<const T*>(data[1]) + body, load_as<T>(data[2]), alpha,
+                                reinterpret_cast<T*>(data[0]) + body, size0 - body);
+      } else if (S >= 0) {
+        vectorized_loop_impl(data, size0, S, op, vop, op, std::make_index_sequence<2>{});
+      } else {
+        basic_loop(data, strides, 0, size0, op);
+      }
+      for (int k = 0; k < 3; ++k) data[k] += outer[k];
+    }
+  });
+  iter.cast_outputs();
+}
+
 void add_kernel(TensorIter& iter, const Scalar& alpha_s) {
   dispatch_dtype(iter.common_dtype(), [&]<class T>() {
     const T alpha = scalar_to<T>(alpha_s);
@@ -70,10 +117,12 @@ void add_kernel(TensorIter& iter, const Scalar& alpha_s) {
       cpu_kernel(iter, [=](bool a, bool b) -> bool { return add_scalar(a, b, alpha); });
     } else {
       const Vec<T> valpha(alpha);
-      cpu_kernel_vec_tail2(
-          iter, [=](T a, T b) -> T { return add_scalar(a, b, alpha); },
-          [=](Vec<T> a, Vec<T> b) { return vec::fmadd(b, valpha, a); },
-          [=](T a, T b) -> T { return add_tail_rhs_scalar(a, b, alpha); });
+      auto op = [=](T a, T b) -> T { return add_scalar(a, b, alpha); };
+      auto vop = [=](Vec<T> a, Vec<T> b) { return vec::fmadd(b, valpha, a); };
+#if !defined(DC_CPU_CAPABILITY_DEFAULT)
+      if constexpr (std::is_floating_point_v<T>) return add_alpha_loop_avx2(iter, alpha, op, vop);
+#endif
+      cpu_kernel_vec(iter, op, vop);
     }
   });
 }
@@ -180,16 +229,40 @@ void div_trunc_kernel(TensorIter& iter) {
   }
 }
 
+// Note [floor division]: c10::div_floor_floating (scalar op) and div_floor_floating_vec (vector op,
+// BinaryOpsKernel.cpp) both start from fmod(a, b); which fmod torch's binary runs decides NaN bits:
+//  - scalar ops, and every lane of the DEFAULT build's Vectorized::fmod (a std::fmod per lane): GCC
+//    inlined std::fmod (-fno-math-errno) as the x87 `fprem` loop, so NaNs follow x87 rules (fmod_x87);
+//  - AVX2 build's Vectorized<float/double/Half/BFloat16>::fmod: SLEEF's vector fmod
+//    (kernels/sleef_fmod.h), 8 float or 4 double lanes at a time; Half/BFloat16 through float.
+
+/// std::fmod as torch's kernels run it: the x87 `fprem` loop GCC inlines (objdump of the
+/// div_floor kernels, DEFAULT and AVX2). Exact for finite operands like glibc's fmod, but its NaNs
+/// differ: of two NaNs the one with the larger significand wins, and inf % y is the default NaN.
+/// Our own build calls glibc instead, so the instruction is written out.
 template <class F>
-inline F vec_fmod_lane(F a, F b);
+inline F fmod_x87(F a, F b) {
+#if defined(__x86_64__) || defined(__i386__)
+  F r;
+  if constexpr (sizeof(F) == 4)
+    asm("flds %2\n\tflds %1\n1:\n\tfprem\n\tfnstsw %%ax\n\ttestb $4, %%ah\n\tjne 1b\n\tfstp %%st(1)\n\tfstps %0"
+        : "=m"(r) : "m"(a), "m"(b) : "ax", "cc", "st", "st(1)");
+  else
+    asm("fldl %2\n\tfldl %1\n1:\n\tfprem\n\tfnstsw %%ax\n\ttestb $4, %%ah\n\tjne 1b\n\tfstp %%st(1)\n\tfstpl %0"
+        : "=m"(r) : "m"(a), "m"(b) : "ax", "cc", "st", "st(1)");
+  return r;
+#else
+  return std::fmod(a, b);
+#endif
+}
 
 /// c10::div_floor_floating with every operation rounded to T by `rnd` (c10's Half/BFloat16
 /// operators round each step; float/double pass through).
-template <class T, bool kVecFmod = false, class Round>
+template <class T, class Round>
 inline T div_floor_chain(T a, T b, Round rnd) {
   using F = opmath_t<T>;
   if (F(b) == 0) return rnd(F(a) / F(b));
-  const T mod = rnd(kVecFmod ? vec_fmod_lane(F(a), F(b)) : std::fmod(F(a), F(b)));
+  const T mod = rnd(fmod_x87(F(a), F(b)));
   T div = rnd(F(rnd(F(a) - F(mod))) / F(b));
   if ((F(mod) != 0) && (F(b) < 0) != (F(mod) < 0)) div = rnd(F(div) - F(1));
   T floordiv;
@@ -202,41 +275,82 @@ inline T div_floor_chain(T a, T b, Round rnd) {
   return floordiv;
 }
 
-/// Vectorized::fmod lane = SLEEF's xfmod (Sleef_fmodf8 / fmodd4 on AVX2): exact like glibc for
-/// finite operands, but its NaNs differ: y == 0 gives +NaN, and other NaNs come out of its
-/// arithmetic with the sign then multiplied by x's (vmulsign): inf % y -> default NaN (negative)
-/// xor sign(x). Checked against torch: inf // 2 is -NaN and -inf // 2 is +NaN on vector lanes.
-template <class F>
-inline F vec_fmod_lane(F a, F b) {
+/// Vectorized<F>::fmod over N lanes (F float/double, N a multiple of the SLEEF width). On x86
+/// vector builds SLEEF runs per 8 floats / 4 doubles (the AVX-512 build is never registered for
+/// these ops, see the file comment, and reuses the AVX2 code); DEFAULT maps fmod_x87.
+template <class F, int N>
+inline void vec_fmod(const F* x, const F* y, F* out) {
 #if defined(DC_VEC_X86)
-  using Bits = std::conditional_t<std::is_same_v<F, double>, uint64_t, uint32_t>;
-  constexpr Bits kSign = Bits(1) << (sizeof(F) * 8 - 1);
-  const Bits sign_a = std::bit_cast<Bits>(a) & kSign;
-  if (b == 0) return std::numeric_limits<F>::quiet_NaN();
-  if (std::abs(a) < std::abs(b)) return a;
-  const F qnan = std::numeric_limits<F>::quiet_NaN();
-  if (std::isnan(a) || std::isnan(b)) {
-    const F src = std::isnan(a) ? a : b;
-    const Bits mag = (std::bit_cast<Bits>(src) | std::bit_cast<Bits>(qnan)) & ~kSign;  // |src| quieted
-    return std::bit_cast<F>(mag ^ sign_a);
+  if constexpr (std::is_same_v<F, float>) {
+    static_assert(N % 8 == 0);
+    for (int i = 0; i < N; i += 8)
+      _mm256_storeu_ps(out + i, sleef::fmodf8(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i)));
+  } else {
+    static_assert(N % 4 == 0);
+    for (int i = 0; i < N; i += 4)
+      _mm256_storeu_pd(out + i, sleef::fmodd4(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i)));
   }
-  if (std::isinf(a)) return std::bit_cast<F>((std::bit_cast<Bits>(qnan) | kSign) ^ sign_a);
+#else
+  for (int i = 0; i < N; ++i) out[i] = fmod_x87(x[i], y[i]);
 #endif
-  return std::fmod(a, b);
 }
 
-/// BinaryOpsKernel.cpp div_floor_floating_vec, per lane (blendv order kept: b == 0 wins last).
-template <class F>
-inline F div_floor_vec_lane(F a, F b) {
-  const F mod = vec_fmod_lane(a, b);
-  F div = (a - mod) / b;
-  if ((mod != 0) && ((b < 0) != (mod < 0))) div = div - F(1);
-  F floordiv = std::floor(div);
-  if ((div - floordiv) > F(0.5)) floordiv = floordiv + F(1);
-  const F basic = a / b;
+/// div_floor_floating_vec for one lane given Vectorized::fmod's lane, every op rounded by `rnd` as
+/// Vectorized<T> does (identity for float/double; Half/BFloat16 round each op back to T). Blend
+/// order kept: the Sleef fixup (a/b overflows but a is finite: keep a), then div == 0, then b == 0.
+template <class F, class Round>
+inline F div_floor_vec_lane(F a, F b, F mod, Round rnd) {
+  constexpr F kInf = std::numeric_limits<F>::infinity();
+  const F basic = rnd(a / b);
+  const F floor_in = (std::abs(basic) == kInf && std::abs(a) != kInf) ? a : rnd(a - mod);
+  F div = rnd(floor_in / b);
+  if ((mod != 0) && ((b < 0) != (mod < 0))) div = rnd(div - F(1));
+  F floordiv = rnd(std::floor(div));
+  if (rnd(div - floordiv) > F(0.5)) floordiv = rnd(floordiv + F(1));
   if (div == 0) floordiv = std::copysign(F(0), basic);
   if (b == 0) floordiv = basic;
   return floordiv;
+}
+
+/// div_floor_floating_vec on a whole Vec<T>: lanes in opmath, Vectorized::fmod on all of them at
+/// once, then the per-lane fix-ups; Half/BFloat16 round every op back with the vector converter.
+template <class T>
+inline Vec<T> div_floor_vec(const Vec<T>& a, const Vec<T>& b) {
+  using F = opmath_t<T>;
+  constexpr int N = Vec<T>::kSize;
+  F fa[N], fb[N], mod[N];
+  for (int i = 0; i < N; ++i) {
+    fa[i] = F(a.v[i]);
+    fb[i] = F(b.v[i]);
+  }
+  vec_fmod<F, N>(fa, fb, mod);
+  Vec<T> r;
+  for (int i = 0; i < N; ++i) {
+    if constexpr (kReduced<T>) {
+      auto rnd = [](float v) { return float(vec::vec_from_float<T>(v)); };
+      r.v[i] = vec::vec_from_float<T>(div_floor_vec_lane(fa[i], fb[i], rnd(mod[i]), rnd));
+    } else {
+      r.v[i] = div_floor_vec_lane(fa[i], fb[i], mod[i], [](F v) { return v; });
+    }
+  }
+  return r;
+}
+
+/// Half/BFloat16 against a scalar (binary_op_scalar): div_floor_floating_vec in float on the lanes
+/// and the scalar's original float value, rounded to T once at the end.
+template <class T>
+inline Vec<T> div_floor_vec_scalar_rhs(const Vec<T>& a, float b) {
+  constexpr int N = Vec<T>::kSize;
+  float fa[N], fb[N], mod[N];
+  for (int i = 0; i < N; ++i) {
+    fa[i] = float(a.v[i]);
+    fb[i] = b;
+  }
+  vec_fmod<float, N>(fa, fb, mod);
+  Vec<T> r;
+  for (int i = 0; i < N; ++i)
+    r.v[i] = vec::vec_from_float<T>(div_floor_vec_lane(fa[i], b, mod[i], [](float v) { return v; }));
+  return r;
 }
 
 void div_floor_kernel(TensorIter& iter) {
@@ -257,7 +371,7 @@ void div_floor_kernel(TensorIter& iter) {
         cpu_kernel_vec(
             iter,
             [=](T a) -> T { return scalar_from_float<T>(div_floor_chain<float>(float(a), b, [](float v) { return v; })); },
-            [=](Vec<T> a) { return a.map([=](float x) { return div_floor_vec_lane(x, b); }); });
+            [=](Vec<T> a) { return div_floor_vec_scalar_rhs(a, b); });
       }
     });
   } else {
@@ -265,16 +379,11 @@ void div_floor_kernel(TensorIter& iter) {
       if constexpr (std::is_floating_point_v<T>) {
         cpu_kernel_vec(
             iter, [](T a, T b) -> T { return div_floor_chain<T>(a, b, [](T v) { return v; }); },
-            [](Vec<T> a, Vec<T> b) { return Vec<T>::zip(a, b, [](T x, T y) { return div_floor_vec_lane(x, y); }); });
+            [](Vec<T> a, Vec<T> b) { return div_floor_vec(a, b); });
       } else if constexpr (kReduced<T>) {
-        // Vectorized<Half/BFloat16> rounds every op back to T with the vector converter.
         cpu_kernel_vec(
             iter, [](T a, T b) -> T { return div_floor_chain<T>(a, b, [](float v) { return scalar_from_float<T>(v); }); },
-            [](Vec<T> a, Vec<T> b) {
-              return Vec<T>::raw_zip(a, b, [](T x, T y) {
-                return div_floor_chain<T, true>(x, y, [](float v) { return vec::vec_from_float<T>(v); });
-              });
-            });
+            [](Vec<T> a, Vec<T> b) { return div_floor_vec(a, b); });
       }
     });
   }
