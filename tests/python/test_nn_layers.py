@@ -109,6 +109,18 @@ y.backward(vals(({n},), {n + 1}))
 out = [y, x.grad]
 """
     c["gelu_2d_T"] = "x = vals((33, 17), 1).t().requires_grad_(); y = F.gelu(x); y.backward(vals((17, 33), 2)); out = [y, x.grad]"
+    # Random float32 bit patterns (every exponent, NaN payloads, denormals): each of oneDNN's minimax
+    # intervals and the exp clamps, with vector tails of every length.
+    for n in (100003, 33):
+        c[f"gelu_random_bits_{n}"] = f"""
+import random
+r = random.Random({n})
+x = torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range({n})], dtype=torch.int32).view(torch.float32)
+x.requires_grad_()
+y = F.gelu(x)
+y.backward(torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range({n})], dtype=torch.int32).view(torch.float32))
+out = [y, x.grad]
+"""
     c["gelu_special"] = "x = torch.tensor([0., -0., float('inf'), -float('inf'), float('nan'), 10., -10., 1e-30] * 5).requires_grad_(); y = F.gelu(x); y.backward(torch.ones(40)); out = [y, x.grad]"
     c["gelu_module"] = "m = nn.GELU(); x = vals((4, 40), 1).requires_grad_(); y = m(x); y.sum().backward(); out = [y, x.grad, repr(m)]"
     c["gelu_grad_fn"] = "out = F.gelu(vals((3,)).requires_grad_()).grad_fn.name()"

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include <immintrin.h>
+
 #include "densecore/kernels/parallel.h"
 
 namespace dc::onednn {
@@ -127,17 +129,121 @@ bool has_avx512_core() {
   return v;
 }
 
+// ---- 16 lanes at a time on avx512_core, as oneDNN's JIT runs it. Each lane does exactly the scalar
+// functions' operations above (same order, same fmas), so the bits equal theirs; tails use masks.
+
+#define DC_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma")))
+
+DC_AVX512 inline __m512 splat(uint32_t bits) { return _mm512_castsi512_ps(_mm512_set1_epi32(int32_t(bits))); }
+DC_AVX512 inline __m512 xor_bits(__m512 a, __m512 b) {
+  return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+}
+DC_AVX512 inline __m512 sign_of(__m512 x) {
+  return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(int32_t(0x80000000u))));
+}
+DC_AVX512 inline __m512 abs16(__m512 x) {
+  return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7fffffff)));
+}
+
+DC_AVX512 __m512 jit_exp16(__m512 x) {
+  const __m512 lo = splat(0xc2aeac50), hi = splat(0x42b17218);
+  const __mmask16 underflow = _mm512_cmp_ps_mask(x, lo, _CMP_LT_OS);
+  x = _mm512_min_ps(x, hi);
+  x = _mm512_max_ps(x, lo);
+  __m512 fx = _mm512_mul_ps(x, splat(0x3fb8aa3b));
+  fx = _mm512_add_ps(fx, _mm512_set1_ps(0.5f));
+  const __m512 n = _mm512_roundscale_ps(fx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m512 r = _mm512_fnmadd_ps(n, splat(0x3f317218), x);
+  const __m512i e = _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_sub_ps(n, _mm512_set1_ps(1.0f))), _mm512_set1_epi32(127));
+  const __m512 pow2 = _mm512_mask_blend_ps(underflow, _mm512_castsi512_ps(_mm512_slli_epi32(e, 23)), _mm512_setzero_ps());
+  __m512 p = splat(kExpPol[4]);
+  for (int k = 3; k >= 0; --k) p = _mm512_fmadd_ps(p, r, splat(kExpPol[k]));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  return _mm512_mul_ps(_mm512_mul_ps(p, pow2), _mm512_set1_ps(2.0f));
+}
+
+DC_AVX512 __m512 as_erf16(__m512 xs, __m512 q) {
+  const __m512 w = _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_fmadd_ps(splat(kAsApproxConst), abs16(xs), _mm512_set1_ps(1.0f)));
+  const __m512 nq = _mm512_mul_ps(xor_bits(q, splat(0x80000000u)), w);
+  __m512 r = splat(kAsPol[4]);
+  for (int k = 3; k >= 0; --k) r = _mm512_fmadd_ps(r, w, splat(kAsPol[k]));
+  return xor_bits(_mm512_fmadd_ps(nq, r, _mm512_set1_ps(1.0f)), sign_of(xs));
+}
+
+/// Row d of the minimax table at each lane's interval index (a 32-entry two-register permute).
+DC_AVX512 inline __m512 minimax_coeff16(int d, __m512i idx) {
+  const __m512 lo16 = _mm512_loadu_ps(reinterpret_cast<const float*>(kMinimaxPol[d]));
+  const __m512 hi16 = _mm512_loadu_ps(reinterpret_cast<const float*>(kMinimaxPol[d] + 16));
+  return _mm512_permutex2var_ps(lo16, idx, hi16);
+}
+
+DC_AVX512 __m512 gelu_fwd_minimax16(__m512 x) {
+  const __m512 xp = abs16(x);
+  __m512i idx = _mm512_srai_epi32(_mm512_add_epi32(_mm512_castps_si512(xp), _mm512_set1_epi32(int32_t(0xc21fffffu))), 21);
+  idx = _mm512_min_epi32(_mm512_max_epi32(idx, _mm512_set1_epi32(1)), _mm512_set1_epi32(24));
+  idx = _mm512_mask_blend_epi32(_mm512_cmp_ps_mask(splat(0x40b15cee), xp, _CMP_LT_OQ), idx, _mm512_set1_epi32(23));
+  __m512 pol = minimax_coeff16(5, idx);
+  for (int d = 4; d >= 0; --d) pol = _mm512_fmadd_ps(pol, xp, minimax_coeff16(d, idx));
+  pol = _mm512_add_ps(xor_bits(pol, sign_of(x)), _mm512_set1_ps(1.0f));
+  return _mm512_mul_ps(_mm512_mul_ps(x, pol), _mm512_set1_ps(0.5f));
+}
+
+DC_AVX512 __m512 gelu_bwd16(__m512 dy, __m512 x) {
+  const __m512 r = _mm512_mul_ps(x, splat(kAsOneOverSqrtTwo));
+  const __m512 q = jit_exp16(xor_bits(_mm512_mul_ps(r, r), splat(0x80000000u)));
+  const __m512 t = _mm512_mul_ps(_mm512_mul_ps(r, splat(kAsOneOverSqrtPi)), q);
+  const __m512 erf = as_erf16(r, q);
+  const __m512 p = _mm512_add_ps(t, _mm512_set1_ps(0.5f));
+  return _mm512_mul_ps(dy, _mm512_fmadd_ps(erf, _mm512_set1_ps(0.5f), p));
+}
+
+inline __mmask16 tail_mask(int64_t m) { return __mmask16((1u << m) - 1u); }
+
+DC_AVX512 void gelu_forward_avx512(const float* x, float* y, int64_t b, int64_t e) {
+  int64_t i = b;
+  for (; i + 16 <= e; i += 16) _mm512_storeu_ps(y + i, gelu_fwd_minimax16(_mm512_loadu_ps(x + i)));
+  if (i < e) {
+    const __mmask16 m = tail_mask(e - i);
+    _mm512_mask_storeu_ps(y + i, m, gelu_fwd_minimax16(_mm512_maskz_loadu_ps(m, x + i)));
+  }
+}
+
+DC_AVX512 void gelu_backward_avx512(const float* dy, const float* x, float* dx, int64_t b, int64_t e) {
+  int64_t i = b;
+  for (; i + 16 <= e; i += 16) _mm512_storeu_ps(dx + i, gelu_bwd16(_mm512_loadu_ps(dy + i), _mm512_loadu_ps(x + i)));
+  if (i < e) {
+    const __mmask16 m = tail_mask(e - i);
+    _mm512_mask_storeu_ps(dx + i, m, gelu_bwd16(_mm512_maskz_loadu_ps(m, dy + i), _mm512_maskz_loadu_ps(m, x + i)));
+  }
+}
+
+// Without avx512_core: the scalar functions; with FMA in the CPU their std::fma become instructions
+// instead of libm calls (same result either way: fma is exactly rounded).
+__attribute__((target("avx2,fma"))) void gelu_forward_as_fma(const float* x, float* y, int64_t b, int64_t e) {
+  for (int64_t i = b; i < e; ++i) y[i] = gelu_fwd_as(x[i]);
+}
+__attribute__((target("avx2,fma"))) void gelu_backward_fma(const float* dy, const float* x, float* dx, int64_t b, int64_t e) {
+  for (int64_t i = b; i < e; ++i) dx[i] = gelu_bwd(dy[i], x[i]);
+}
+bool has_avx2_fma() {
+  static const bool v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return v;
+}
+
 }  // namespace
 
 void gelu_forward(const float* x, float* y, int64_t n) {
-  const bool minimax = has_avx512_core();
   parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) y[i] = minimax ? gelu_fwd_minimax(x[i]) : gelu_fwd_as(x[i]);
+    if (has_avx512_core()) return gelu_forward_avx512(x, y, b, e);
+    if (has_avx2_fma()) return gelu_forward_as_fma(x, y, b, e);
+    for (int64_t i = b; i < e; ++i) y[i] = gelu_fwd_as(x[i]);
   });
 }
 
 void gelu_backward(const float* dy, const float* x, float* dx, int64_t n) {
   parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
+    if (has_avx512_core()) return gelu_backward_avx512(dy, x, dx, b, e);
+    if (has_avx2_fma()) return gelu_backward_fma(dy, x, dx, b, e);
     for (int64_t i = b; i < e; ++i) dx[i] = gelu_bwd(dy[i], x[i]);
   });
 }
