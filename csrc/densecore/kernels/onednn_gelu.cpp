@@ -92,19 +92,6 @@ float as_erf(float xs, float q) {
 }
 inline float neg_square_exp(float xs) { return jit_exp(f(u(xs * xs) ^ 0x80000000u)); }
 
-float gelu_fwd_minimax(float x) {
-  const float xp = f(u(x) & 0x7fffffffu);
-  int32_t idx = int32_t(u(xp) + 0xc21fffffu) >> 21;
-  idx = idx < 1 ? 1 : idx;
-  idx = idx > 24 ? 24 : idx;
-  if (f(0x40b15cee) < xp) idx = 23;
-  float pol = f(kMinimaxPol[5][idx]);
-  for (int d = 4; d >= 0; --d) pol = std::fma(pol, xp, f(kMinimaxPol[d][idx]));
-  pol = f(u(pol) ^ (u(x) & 0x80000000u));
-  pol = pol + 1.0f;
-  return x * pol * 0.5f;
-}
-
 float gelu_fwd_as(float x) {
   const float xs = x * f(kAsOneOverSqrtTwo);
   const float erf = as_erf(xs, neg_square_exp(xs));
@@ -129,8 +116,9 @@ bool has_avx512_core() {
   return v;
 }
 
-// ---- 16 lanes at a time on avx512_core, as oneDNN's JIT runs it. Each lane does exactly the scalar
-// functions' operations above (same order, same fmas), so the bits equal theirs; tails use masks.
+// ---- 16 lanes at a time on avx512_core, as oneDNN's JIT runs it: the minimax forward (table rows
+// picked per lane by the interval index) and the backward with the same operations, in the same order,
+// as the scalar functions above; tails use masks.
 
 #define DC_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma")))
 

@@ -104,7 +104,7 @@ inline T wrap_neg(T a) {
 // ---- Vec<T> --------------------------------------------------------------------------------------
 
 template <class T>
-struct Vec {
+struct alignas(kVecBytes) Vec {  // aligned: GCC keeps it in vector registers instead of split stack copies
   static constexpr int kSize = kVecBytes / int(sizeof(T));
   static constexpr int size() { return kSize; }
   T v[kSize];
