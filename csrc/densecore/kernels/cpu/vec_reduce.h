@@ -16,13 +16,13 @@ inline namespace DC_CPU_CAPABILITY {
 template <class T>
 inline Vec<T> loadu_partial(const T* p, int64_t count) {
   Vec<T> r(T(0));
-  std::memcpy(r.v, p, size_t(count) * sizeof(T));
+  std::memcpy(&r.v, p, size_t(count) * sizeof(T));
   return r;
 }
 /// Vectorized::store(ptr, count).
 template <class T>
 inline void store_partial(const Vec<T>& v, T* p, int64_t count) {
-  std::memcpy(p, v.v, size_t(count) * sizeof(T));
+  std::memcpy(p, &v.v, size_t(count) * sizeof(T));
 }
 /// Vectorized::set(a, b, count): the first `count` lanes from b, the rest from a.
 template <class T>

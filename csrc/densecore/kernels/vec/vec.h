@@ -103,20 +103,43 @@ inline T wrap_neg(T a) {
 
 // ---- Vec<T> --------------------------------------------------------------------------------------
 
+/// Lane storage: float/double on AVX2/AVX-512 as a GCC vector type, so whole-vector arithmetic is one
+/// instruction and values stay in registers; other lane types (integers, bool, Half/BFloat16) as an
+/// array that the lane loops below walk. Both are written and read as `v[i]`.
 template <class T>
-struct alignas(kVecBytes) Vec {  // aligned: GCC keeps it in vector registers instead of split stack copies
+inline constexpr bool is_native_v =
+#if defined(DC_VEC_X86)
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+#else
+    false;
+#endif
+
+template <class T, bool kNative = is_native_v<T>>
+struct VecLanes {
+  T v[kVecBytes / int(sizeof(T))];
+};
+template <class T>
+struct VecLanes<T, true> {
+  typedef T native_t __attribute__((vector_size(kVecBytes)));
+  native_t v;
+};
+
+template <class T>
+struct alignas(kVecBytes) Vec : VecLanes<T> {  // aligned: GCC keeps it in vector registers
   static constexpr int kSize = kVecBytes / int(sizeof(T));
   static constexpr int size() { return kSize; }
-  T v[kSize];
+  using VecLanes<T>::v;
 
   Vec() = default;
-  explicit Vec(T x) { std::fill_n(v, kSize, x); }
+  explicit Vec(T x) {
+    for (int i = 0; i < kSize; ++i) v[i] = x;
+  }
   static Vec loadu(const void* p) {
     Vec r;
-    std::memcpy(r.v, p, sizeof(r.v));
+    std::memcpy(&r.v, p, sizeof(r.v));
     return r;
   }
-  void store(void* p) const { std::memcpy(p, v, sizeof(v)); }
+  void store(void* p) const { std::memcpy(p, &v, sizeof(v)); }
   T operator[](int i) const { return v[i]; }
 
   /// Lane-wise f on the values (opmath for Half/BFloat16, rounded back by the vector converter).
@@ -146,18 +169,51 @@ struct alignas(kVecBytes) Vec {  // aligned: GCC keeps it in vector registers in
     return r;
   }
 
-  friend Vec operator+(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return wrap_add(x, y); }); }
-  friend Vec operator-(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return wrap_sub(x, y); }); }
-  friend Vec operator*(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return wrap_mul(x, y); }); }
-  friend Vec operator/(const Vec& a, const Vec& b) { return zip(a, b, [](auto x, auto y) { return x / y; }); }
+  // Native lanes: one IEEE operation per lane either way, so the bits are the lane loop's.
+  static Vec native(const auto& lanes) {
+    Vec r;
+    r.v = lanes;
+    return r;
+  }
+  friend Vec operator+(const Vec& a, const Vec& b) {
+    if constexpr (is_native_v<T>) return native(a.v + b.v);
+    else return zip(a, b, [](auto x, auto y) { return wrap_add(x, y); });
+  }
+  friend Vec operator-(const Vec& a, const Vec& b) {
+    if constexpr (is_native_v<T>) return native(a.v - b.v);
+    else return zip(a, b, [](auto x, auto y) { return wrap_sub(x, y); });
+  }
+  friend Vec operator*(const Vec& a, const Vec& b) {
+    if constexpr (is_native_v<T>) return native(a.v * b.v);
+    else return zip(a, b, [](auto x, auto y) { return wrap_mul(x, y); });
+  }
+  friend Vec operator/(const Vec& a, const Vec& b) {
+    if constexpr (is_native_v<T>) return native(a.v / b.v);
+    else return zip(a, b, [](auto x, auto y) { return x / y; });
+  }
 };
 
 // Note [Vec semantics]: the functions below are where ISA behaviour shows in the bits.
+
+#if defined(DC_VEC_X86)
+/// vfmadd on native lanes (one rounding).
+template <class V>
+inline V native_fmadd(V a, V b, V c) {
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  if constexpr (sizeof(a[0]) == 4) return V(_mm512_fmadd_ps(__m512(a), __m512(b), __m512(c)));
+  else return V(_mm512_fmadd_pd(__m512d(a), __m512d(b), __m512d(c)));
+#else
+  if constexpr (sizeof(a[0]) == 4) return V(_mm256_fmadd_ps(__m256(a), __m256(b), __m256(c)));
+  else return V(_mm256_fmadd_pd(__m256d(a), __m256d(b), __m256d(c)));
+#endif
+}
+#endif
 
 /// vec::fmadd(a, b, c) = a*b + c.
 template <class T>
 inline Vec<T> fmadd(const Vec<T>& a, const Vec<T>& b, const Vec<T>& c) {
 #if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) return Vec<T>::native(native_fmadd(a.v, b.v, c.v));
   Vec<T> r;
   for (int i = 0; i < Vec<T>::kSize; ++i) {
     if constexpr (is_reduced_v<T>)
