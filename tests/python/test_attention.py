@@ -68,6 +68,14 @@ def other_cases():
     c["mask_requires_grad"] = ("q, k, v = (vals((2, 2, 9, 16), i, rg=True) for i in range(3))\nm = vals((9, 9), 6, rg=True)\n"
                                "y = F.scaled_dot_product_attention(q, k, v, attn_mask=m)\ny.backward(vals((2, 2, 9, 16), 5))\n"
                                "out = [y, q.grad, k.grad, v.grad, m.grad]")
+    # special values through the vectorised exps (exp_u20 forward, SLEEF exp backward): NaN, inf, huge.
+    for name, val in (("nan", "float('nan')"), ("inf", "float('inf')"), ("ninf", "-float('inf')"), ("huge", "1e30")):
+        c[f"flash_special_{name}"] = (
+            "q, k, v = (vals((1, 2, 40, 16), i, 4.0) for i in range(3))\n"
+            f"q[0, 0, 5, 3] = {val}; k[0, 1, 7, 0] = {val}\n"
+            "q.requires_grad_(); k.requires_grad_(); v.requires_grad_()\n"
+            "y = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
+            "y.backward(vals((1, 2, 40, 16), 9))\nout = [y, q.grad, k.grad, v.grad]")
     # the math path: dropout after manual_seed (nanoGPT with dropout=0.2 in training).
     c["math_dropout_nanogpt"] = "torch.manual_seed(1337)\nout = nanogpt(4, 64, 4, 32, dropout_p=0.2)"
     c["math_dropout_plain"] = "torch.manual_seed(3)\nout = sdpa_grads((2, 3, 20, 16), 1, dropout_p=0.2)"

@@ -64,6 +64,82 @@ inline T exp_u10(T x) {
 /// Vectorized<double>::exp_u20() is vec_base.h's: the regular exp().
 inline double exp_u20(double x) { return exp_u10(x); }
 
+// Whole-vector forms of the two float exps above for native lanes (AVX2/AVX-512): the same operations
+// per lane in the same order, so the same bits; only the scalar per-lane calls are gone.
+#if defined(DC_VEC_X86)
+using FLanes = vec::VecLanes<float>::native_t;
+typedef int32_t ILanes __attribute__((vector_size(vec::kVecBytes)));
+
+inline FLanes splat(float c) { return Vec<float>(c).v; }
+inline FLanes splat_bits(uint32_t b) { return splat(std::bit_cast<float>(b)); }
+inline FLanes floor_lanes(FLanes x) {
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  return FLanes(_mm512_roundscale_ps(__m512(x), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+#else
+  return FLanes(_mm256_floor_ps(__m256(x)));
+#endif
+}
+inline ILanes rint_lanes(FLanes x) {  // cvtps2dq, round to nearest even
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  return ILanes(_mm512_cvtps_epi32(__m512(x)));
+#else
+  return ILanes(_mm256_cvtps_epi32(__m256(x)));
+#endif
+}
+inline FLanes fma_lanes(FLanes a, FLanes b, FLanes c) { return vec::native_fmadd(a, b, c); }
+inline FLanes pow2i_lanes(ILanes q) { return FLanes((q + 0x7f) << 23); }
+
+/// exp_u20 (scalar form above) on every lane.
+inline Vec<float> exp_u20(const Vec<float>& in) {
+  const FLanes x = in.v, ln_min = splat_bits(0xc2aeac50u), ln_max = splat_bits(0x42b17218u);
+  const ILanes too_small = x < ln_min;
+  FLanes s = x < ln_max ? x : ln_max;
+  s = s > ln_min ? s : ln_min;
+  const FLanes fx = floor_lanes(fma_lanes(s, splat_bits(0x3fb8aa3bu), splat(0.5f)));
+  const FLanes r = fma_lanes(-fx, splat_bits(0x3f317218u), s);
+  FLanes p = fma_lanes(r, splat(0.00828929059f), splat(0.0418978221f));
+  p = fma_lanes(r, p, splat(0.166676521f));
+  p = fma_lanes(r, p, splat(0.499991506f));
+  p = fma_lanes(r, p, splat(0.999999701f));
+  p = fma_lanes(r, p, splat(1.0f));
+  const ILanes e = __builtin_convertvector(fx - splat(1.0f), ILanes);
+  const FLanes two_n = too_small ? splat(0.0f) : pow2i_lanes(e);
+  return Vec<float>::native((p * two_n) * splat(2.0f));
+}
+
+/// sleef::expf_u10 (sleef_port.h) on every lane.
+inline Vec<float> exp_u10(const Vec<float>& in) {
+  const FLanes d = in.v;
+  const ILanes q = rint_lanes(d * splat(1.442695040888963407359924681001892137426645954152985934135449406931f));
+  const FLanes qf = __builtin_convertvector(q, FLanes);
+  FLanes s = fma_lanes(qf, splat(-0.693145751953125f), d);
+  s = fma_lanes(qf, splat(-1.428606765330187045e-06f), s);
+  FLanes u = splat(0.000198527617612853646278381f);
+  u = fma_lanes(u, s, splat(0.00139304355252534151077271f));
+  u = fma_lanes(u, s, splat(0.00833336077630519866943359f));
+  u = fma_lanes(u, s, splat(0.0416664853692054748535156f));
+  u = fma_lanes(u, s, splat(0.166666671633720397949219f));
+  u = fma_lanes(u, s, splat(0.5f));
+  u = splat(1.0f) + fma_lanes(s * s, u, s);
+  u = u * pow2i_lanes(q >> 1) * pow2i_lanes(q - (q >> 1));  // ldexp2
+  u = d < splat(-104.0f) ? splat(0.0f) : u;
+  u = splat(100.0f) < d ? splat(std::numeric_limits<float>::infinity()) : u;
+  return Vec<float>::native(u);
+}
+#endif
+
+/// exp_u20 / exp_u10 of a whole Vec: the native forms for float lanes, else lane by lane.
+template <class T>
+inline Vec<T> exp_u20_vec(const Vec<T>& x) {
+  if constexpr (vec::is_native_v<T> && std::is_same_v<T, float>) return exp_u20(x);
+  else return x.map([](T t) { return exp_u20(t); });
+}
+template <class T>
+inline Vec<T> exp_u10_vec(const Vec<T>& x) {
+  if constexpr (vec::is_native_v<T> && std::is_same_v<T, float>) return exp_u10(x);
+  else return x.map([](T t) { return exp_u10(t); });
+}
+
 /// a * b + c as GCC compiled it: one FMA in the AVX2/AVX-512 builds, two roundings in DEFAULT.
 template <class T>
 inline T mul_add(T a, T b, T c) {
@@ -77,7 +153,7 @@ inline T mul_add(T a, T b, T c) {
 // ---- row helpers (FlashAttentionKernel.cpp's fusion kernels) ----------------------------------
 
 /// _mul_reduce_max_fusion_kernel: out = a * scale, returns the max (vector lanes, then the scalar
-/// tail with std::max, then std::max(tail, vec_reduce_all(maximum))).
+/// tail with std::max, then std::max(tail, vec_reduce_all(maximum)), or NaN when the lanes held one).
 template <class T>
 T mul_reduce_max(const T* a, T scale, int64_t size, T* out) {
   Vec<T> vmax(kNegInf<T>);
@@ -93,7 +169,10 @@ T mul_reduce_max(const T* a, T scale, int64_t size, T* out) {
     tmax = std::max(tmax, t);
     out[i] = t;
   }
-  return std::max(tmax, vec::vec_reduce_all<T>([](const Vec<T>& x, const Vec<T>& y) { return vec::maximum(x, y); }, vmax));
+  const T reduced = vec::vec_reduce_all<T>([](const Vec<T>& x, const Vec<T>& y) { return vec::maximum(x, y); }, vmax);
+  // torch's guard against Q*K^T being NaN: a NaN in the vector lanes makes the row max a quiet NaN
+  // (std::max alone would drop it); a NaN only in the scalar tail is still dropped.
+  return std::isnan(reduced) ? std::numeric_limits<T>::quiet_NaN() : std::max(tmax, reduced);
 }
 
 /// _exp_reduce_sum_fusion_kernel: out = exp(a - max) (exp_u20 on full vectors, the double
@@ -103,7 +182,7 @@ T exp_reduce_sum(const T* a, int64_t size, T* out, T max) {
   Vec<T> vsum(T(0));
   const int64_t vend = Vec<T>::size() * (size / Vec<T>::size());
   for (int64_t i = 0; i < vend; i += Vec<T>::size()) {
-    const Vec<T> t = (Vec<T>::loadu(a + i) - Vec<T>(max)).map([](T x) { return exp_u20(x); });
+    const Vec<T> t = exp_u20_vec(Vec<T>::loadu(a + i) - Vec<T>(max));
     vsum = vsum + t;
     t.store(out + i);
   }
@@ -302,7 +381,7 @@ void backward_block(const FlashAttnBwdArgs& a, T* attn, T* grad_attn, T* dsum, i
     for (int64_t row = 0; row < qb; ++row) {
       const T norm = lse[row * a.lse.st];
       T* r = attn + row * kvb;
-      vec::map<T>([norm](const Vec<T>& x) { return (x - Vec<T>(norm)).map([](T t) { return exp_u10(t); }); }, r, r, kvb);
+      vec::map<T>([norm](const Vec<T>& x) { return exp_u10_vec(x - Vec<T>(norm)); }, r, r, kvb);
     }
     if (sh.is_causal && num_keys - n <= kv_split) {
       for (int64_t row = 0; row < qb; ++row) {
