@@ -295,3 +295,19 @@ def test_capabilities_and_threads(env):
 @pytest.mark.oracle
 def test_special_bits_floor_division_and_alpha():
     oracle.assert_cases_equal(special_bits_cases(), setup=SETUP)
+
+
+@pytest.mark.oracle
+def test_equal():
+    cases = {
+        "same": "out = torch.equal(torch.tensor([1., 2.]), torch.tensor([1., 2.]))",
+        "differ": "out = torch.equal(torch.tensor([1., 2.]), torch.tensor([1., 3.]))",
+        "shape": "out = torch.equal(torch.zeros(2), torch.zeros(3))",
+        "broadcastable_shape": "out = torch.equal(torch.zeros(1, 2), torch.zeros(2))",
+        "nan": "out = torch.equal(torch.tensor([float('nan')]), torch.tensor([float('nan')]))",
+        "signed_zero": "out = torch.equal(torch.tensor([0.0]), torch.tensor([-0.0]))",
+        "int_float": "out = torch.equal(torch.tensor([1, 2]), torch.tensor([1., 2.]))",
+        "method_strided": "a = torch.arange(6.).view(2, 3); out = a.t().equal(a.t().contiguous())",
+        "empty": "out = torch.equal(torch.zeros(0), torch.zeros(0))",
+    }
+    oracle.assert_cases_equal(cases, setup=SETUP)

@@ -209,6 +209,26 @@ out = [list(sd.keys()), [n for n, _ in net.named_parameters()], order, y,
     c["seq_moddict"] = "torch.manual_seed(0); s = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Identity()); d = nn.ModuleDict({'a': nn.Linear(3, 1)}); y = d['a'](s(vals((4, 2), 1))); out = [y, list(s.state_dict().keys()), list(d.state_dict().keys()), len(s), repr(s)]"
     c["zero_grad"] = "m = nn.Linear(2, 2); m(vals((1, 2), 1)).sum().backward(); m.zero_grad(); out = [m.weight.grad, m.bias.grad]"
     c["train_eval"] = "m = nn.Sequential(nn.Dropout(0.5), nn.Linear(2, 2)); m.eval(); out = [m.training, m[0].training, m.train().training, m[1].training]"
+    # nanoGPT's path on bad input: torch's exception, and no parameter or optimizer state changes.
+    c["gpt_path_bad_input_err_unchanged"] = """
+torch.manual_seed(0)
+emb, head = nn.Embedding(5, 4), nn.Linear(4, 5, bias=False)
+opt = torch.optim.AdamW(list(emb.parameters()) + list(head.parameters()), lr=0.1)
+head(emb(torch.tensor([[1, 2]]))).sum().backward(); opt.step()
+before = [emb.weight.clone(), head.weight.clone()]
+errors = []
+for ids in (torch.tensor([[1, 7]]), torch.tensor([[1.0, 2.0]]), torch.tensor([[-1, 2]])):
+    try:
+        head(emb(ids)).sum().backward(); opt.step()
+    except Exception as e:
+        errors.append(type(e).__name__)
+q = torch.zeros(1, 2, 3, 4)
+try:
+    F.scaled_dot_product_attention(q, torch.zeros(1, 2, 5, 3), torch.zeros(1, 2, 5, 4), is_causal=True)
+except Exception as e:
+    errors.append(type(e).__name__)
+out = [errors, before[0], before[1], emb.weight, head.weight, opt.state[emb.weight]['exp_avg']]
+"""
     c["relu"] = "x = vals((5, 9), 1).requires_grad_(); y = F.relu(x); y.backward(vals((5, 9), 2)); out = [y, x.grad, nn.ReLU()(x)]"
     return c
 
