@@ -73,6 +73,8 @@ class Tensor {
   T* data() const { return static_cast<T*>(data_ptr()); }
 
   bool is_contiguous() const;
+  /// c10's compute_non_overlapping_and_dense: some permutation of the dims is contiguous.
+  bool is_non_overlapping_and_dense() const;
   int64_t version() const { return impl_->version->version.load(std::memory_order_relaxed); }
   void bump_version() const { impl_->version->version.fetch_add(1, std::memory_order_relaxed); }
 

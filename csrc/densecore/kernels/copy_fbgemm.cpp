@@ -14,28 +14,6 @@
 namespace dc {
 namespace {
 
-/// c10's compute_non_overlapping_and_dense (c10/core/Contiguity.h).
-bool non_overlapping_and_dense(const Tensor& t) {
-  const auto& sz = t.sizes();
-  const auto& st = t.strides();
-  const int64_t nd = t.dim();
-  if (nd == 1) return sz[0] < 2 || st[0] == 1;
-  std::vector<int64_t> perm(nd);
-  for (int64_t i = 0; i < nd; ++i) perm[i] = i;
-  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
-    if (sz[a] < 2) return false;
-    if (sz[b] < 2) return true;
-    return st[a] < st[b];
-  });
-  int64_t require = 1;
-  for (int64_t i = 0; i < nd; ++i) {
-    if (sz[perm[i]] < 2) return true;
-    if (st[perm[i]] != require) return false;
-    require *= sz[perm[i]];
-  }
-  return true;
-}
-
 /// Copy.cpp's test: one side float32, the other float16, equal sizes, and both contiguous or dst
 /// non-overlapping-and-dense with exactly src's strides (then both are walked in memory order).
 bool fbgemm_eligible(const Tensor& dst, const Tensor& src) {
@@ -43,7 +21,7 @@ bool fbgemm_eligible(const Tensor& dst, const Tensor& src) {
   const bool pair = (d == DType::Float32 && s == DType::Float16) || (d == DType::Float16 && s == DType::Float32);
   if (!pair || dst.sizes() != src.sizes()) return false;
   return (dst.is_contiguous() && src.is_contiguous()) ||
-         (non_overlapping_and_dense(dst) && dst.strides() == src.strides());
+         (dst.is_non_overlapping_and_dense() && dst.strides() == src.strides());
 }
 
 /// fbgemm's vector blocks (16 on AVX-512, then 8 on AVX2) need cpuinfo's AVX2; without it every

@@ -457,28 +457,6 @@ void copy_into(const Tensor& dst, const Tensor& src) {
 
 namespace {
 
-bool non_overlapping_and_dense(const Tensor& t) {
-  const int64_t nd = t.dim();
-  const auto& sz = t.sizes();
-  const auto& st = t.strides();
-  if (nd == 1) return sz[0] < 2 || st[0] == 1;
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
-    if (sz[a] < 2) return false;
-    if (sz[b] < 2) return true;
-    return st[a] < st[b];
-  });
-  int64_t require = 1;
-  for (int64_t i = 0; i < nd; ++i) {
-    const int64_t s = sz[perm[i]];
-    if (s < 2) return true;
-    if (st[perm[i]] != require) return false;
-    require *= s;
-  }
-  return true;
-}
-
 // at::infer_dense_strides (aten/src/ATen/TensorUtils.cpp): TensorIterator's ordering on one tensor.
 std::vector<int64_t> infer_dense_strides(const Tensor& t) {
   const int64_t nd = t.dim();
@@ -519,7 +497,7 @@ std::vector<int64_t> infer_dense_strides(const Tensor& t) {
 }  // namespace
 
 Tensor empty_like_preserve(const Tensor& src, DType dtype) {
-  const std::vector<int64_t> strides = non_overlapping_and_dense(src) ? src.strides() : infer_dense_strides(src);
+  const std::vector<int64_t> strides = src.is_non_overlapping_and_dense() ? src.strides() : infer_dense_strides(src);
   int64_t extent = 1;  // storage elements needed for this dense layout
   for (int64_t d = 0; d < src.dim(); ++d) {
     if (src.sizes()[d] == 0) {

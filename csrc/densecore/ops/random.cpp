@@ -109,24 +109,9 @@ void check_from_to_in_range(int64_t from, int64_t to_inc, DType t) {
   check(to_inc >= lo && to_inc <= hi, "to - 1 is out of bounds for {}", name);
 }
 
-bool non_overlapping_and_dense(const Tensor& t) {
-  std::vector<int64_t> perm(size_t(t.dim()));
-  std::iota(perm.begin(), perm.end(), 0);
-  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
-    return t.size(a) == 1 ? false : t.size(b) == 1 ? true : t.stride(a) < t.stride(b);
-  });
-  int64_t expected = 1;
-  for (int64_t d : perm) {
-    if (t.size(d) == 1) continue;
-    if (t.stride(d) != expected) return false;
-    expected *= t.size(d);
-  }
-  return true;
-}
-
 /// empty_like with MemoryFormat::Preserve: keeps dense strides, else contiguous.
 Tensor empty_like_preserve(const Tensor& t) {
-  if (!non_overlapping_and_dense(t) || t.is_contiguous()) return empty(t.sizes(), t.dtype());
+  if (!t.is_non_overlapping_and_dense() || t.is_contiguous()) return empty(t.sizes(), t.dtype());
   Tensor base = empty(std::vector<int64_t>{t.numel()}, t.dtype());
   return base.as_strided_view(t.sizes(), t.strides(), 0);
 }
