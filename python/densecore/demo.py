@@ -2,7 +2,7 @@
 prints the loss as it goes and a generated sample at the end. With --check the same program also runs under
 real PyTorch in its own process, and every loss, the final weights and the sample are compared bit for bit.
 
-    python -m densecore.demo                 # train (under a minute) and sample
+    python -m densecore.demo                 # train (about a minute on 2 cores) and sample
     python -m densecore.demo --check         # ... and compare every bit with PyTorch (needs torch installed)
     python -m densecore.demo --steps 100     # shorter run (see --help for the other knobs)
 """

@@ -15,8 +15,7 @@ import pytest
 pytestmark = pytest.mark.oracle
 
 PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpt_program.py")
-# The shared data folder sits beside the repository (as scripts/nanogpt_parity.py finds it).
-TEXT = os.path.join(os.path.dirname(oracle.ROOT), "shared", "data", "tinyshakespeare", "input.txt")
+TEXT = oracle.shared_data(os.path.join("tinyshakespeare", "input.txt"))
 
 CONFIGS = [  # (dropout, extra environment); OMP_NUM_THREADS None = unset (torch's default thread count)
     pytest.param(0.0, {"OMP_NUM_THREADS": None}, id="dropout0.0-default_threads"),
@@ -89,8 +88,8 @@ def _first_difference(want, got):
 def test_gpt_training_bits_equal_torch(dropout, extra, tmp_path):
     if not oracle.torch_available():
         pytest.skip("PyTorch (the oracle) is not installed")
-    if not os.path.isfile(TEXT):
-        pytest.skip(f"tinyshakespeare not found at {TEXT} (the shared data folder beside the repository)")
+    if TEXT is None:
+        pytest.skip("tinyshakespeare/input.txt not found in the shared data folder (see oracle.shared_data)")
     env = _env(extra)
     want = _run([], tmp_path / "torch.pkl", dropout, env, tmp_path)
     got = _run(["-m", "densecore.run"], tmp_path / "densecore.pkl", dropout, env, tmp_path)
