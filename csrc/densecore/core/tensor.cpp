@@ -9,13 +9,23 @@
 namespace dc {
 
 Strides contiguous_strides(std::span<const int64_t> sizes) {
+  // Wrapping arithmetic: only a tensor with a zero-size dim can have sizes whose product
+  // overflows (its strides are never used to reach memory).
   Strides strides(sizes.size());
-  int64_t running = 1;
+  uint64_t running = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
-    strides[i] = running;
-    running *= std::max<int64_t>(sizes[i], 1);
+    strides[i] = int64_t(running);
+    running *= uint64_t(std::max<int64_t>(sizes[i], 1));
   }
   return strides;
+}
+
+void assert_no_internal_overlap(const Tensor& t) {
+  if (t.is_non_overlapping_and_dense()) return;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    check(!(t.sizes()[d] > 1 && t.strides()[d] == 0),
+          "unsupported operation: more than one element of the written-to tensor refers to a single "
+          "memory location. Please clone() the tensor before performing the operation.");
 }
 
 int64_t wrap_dim(int64_t d, int64_t ndim) {
@@ -26,35 +36,39 @@ int64_t wrap_dim(int64_t d, int64_t ndim) {
   return d < 0 ? d + n : d;
 }
 
-std::string shape_str(std::span<const int64_t> sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
-  return s + "]";
+void TensorImpl::set_layout(std::span<const int64_t> new_sizes, std::span<const int64_t> new_strides,
+                            int64_t new_offset) {
+  // numel first: torch raises its overflow before anything looks at the storage (expand to 2^63).
+  const int64_t n = safe_numel(new_sizes);
+  check_in_bounds_for_storage(new_sizes, new_strides, new_offset, dc::itemsize(dtype),
+                              storage ? storage->nbytes() : 0);
+  sizes.assign(new_sizes.begin(), new_sizes.end());
+  strides.assign(new_strides.begin(), new_strides.end());
+  offset = new_offset;
+  numel = n;
 }
 
 Tensor Tensor::empty(std::span<const int64_t> sizes, DType dtype) {
-  int64_t n = 1;
-  for (int64_t s : sizes) {
-    check<ValueError>(s >= 0, "Trying to create tensor with negative dimension {}: {}", s,
-                      shape_str(sizes));
-    n *= s;
-  }
-  auto impl = std::make_shared<TensorImpl>();
-  impl->storage = make_storage(size_t(n) * dc::itemsize(dtype));
-  impl->sizes.assign(sizes.begin(), sizes.end());
-  impl->strides = contiguous_strides(sizes);
-  impl->dtype = dtype;
-  return Tensor(std::move(impl));
+  // empty_cpu's order: negative sizes, then the byte count's overflow, then the allocation.
+  check_size_nonnegative(sizes);
+  const size_t nbytes = storage_nbytes_contiguous(sizes, dc::itemsize(dtype));
+  const Strides strides = contiguous_strides(sizes);
+  return from_storage(make_storage(nbytes), sizes, strides, 0, dtype);
+}
+
+Tensor Tensor::empty_strided(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                             DType dtype) {
+  check_size_nonnegative(sizes);
+  const size_t nbytes = storage_nbytes_strided(sizes, strides, dc::itemsize(dtype));
+  return from_storage(make_storage(nbytes), sizes, strides, 0, dtype);
 }
 
 Tensor Tensor::from_storage(Storage storage, std::span<const int64_t> sizes,
                             std::span<const int64_t> strides, int64_t offset, DType dtype) {
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::move(storage);
-  impl->sizes.assign(sizes.begin(), sizes.end());
-  impl->strides.assign(strides.begin(), strides.end());
-  impl->offset = offset;
   impl->dtype = dtype;
+  impl->set_layout(sizes, strides, offset);
   return Tensor(std::move(impl));
 }
 
@@ -62,11 +76,9 @@ Tensor Tensor::as_strided_view(std::span<const int64_t> sizes, std::span<const i
                                int64_t offset) const {
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = impl_->storage;
-  impl->sizes.assign(sizes.begin(), sizes.end());
-  impl->strides.assign(strides.begin(), strides.end());
-  impl->offset = offset;
   impl->dtype = impl_->dtype;
   impl->version = impl_->version;
+  impl->set_layout(sizes, strides, offset);
   return Tensor(std::move(impl));
 }
 
@@ -77,11 +89,6 @@ int64_t Tensor::size(int64_t d) const {
 int64_t Tensor::stride(int64_t d) const {
   check<IndexError>(dim() > 0, "Dimension specified as {} but tensor has no dimensions", d);
   return impl_->strides[wrap_dim(d, dim())];
-}
-
-int64_t Tensor::numel() const {
-  return std::accumulate(impl_->sizes.begin(), impl_->sizes.end(), int64_t{1},
-                         std::multiplies<int64_t>());
 }
 
 bool Tensor::is_contiguous() const {

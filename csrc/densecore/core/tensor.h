@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "densecore/core/dtype.h"
+#include "densecore/core/layout.h"
 #include "densecore/core/storage.h"
 
 namespace dc {
@@ -28,11 +29,17 @@ struct TensorImpl {
   Shape sizes;
   Strides strides;
   int64_t offset = 0;  // in elements
+  int64_t numel = 1;   // product of sizes, checked for overflow whenever the layout is set
   DType dtype = DType::Float32;
   std::shared_ptr<VersionCounter> version = std::make_shared<VersionCounter>();
   std::shared_ptr<AutogradMeta> autograd;
   // A Python number turned into a 0-dim tensor for type promotion (torch's is_wrapped_number).
   bool is_wrapped_number = false;
+
+  /// Sets sizes/strides/offset after checking that they lie inside `storage` (no size overflows,
+  /// no element outside the allocation): every layout the core builds passes through here.
+  void set_layout(std::span<const int64_t> new_sizes, std::span<const int64_t> new_strides,
+                  int64_t new_offset);
 };
 
 class Tensor {
@@ -42,7 +49,11 @@ class Tensor {
 
   /// A new contiguous tensor with uninitialised contents.
   static Tensor empty(std::span<const int64_t> sizes, DType dtype);
-  /// A tensor over `storage` with the given layout (no copy, no checks beyond the storage bound).
+  /// A new tensor with uninitialised contents and the given strides (torch's empty_strided): its
+  /// storage holds exactly the elements the layout reaches.
+  static Tensor empty_strided(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                              DType dtype);
+  /// A tensor over `storage` with the given layout (no copy); Error if the layout leaves the storage.
   static Tensor from_storage(Storage storage, std::span<const int64_t> sizes,
                              std::span<const int64_t> strides, int64_t offset, DType dtype);
   /// A view of this tensor: same storage and version counter, new layout.
@@ -62,7 +73,7 @@ class Tensor {
   int64_t size(int64_t d) const;    // negative d counts from the end
   int64_t stride(int64_t d) const;  // negative d counts from the end
   int64_t storage_offset() const { return impl_->offset; }
-  int64_t numel() const;
+  int64_t numel() const { return impl_->numel; }
   const Storage& storage() const { return impl_->storage; }
 
   /// Address of element 0 (storage data + offset * itemsize).
@@ -82,11 +93,13 @@ class Tensor {
   std::shared_ptr<TensorImpl> impl_;
 };
 
+/// torch's assert_no_internal_overlap: Error when a size>1 dim of t has stride 0 (a write through t
+/// would hit one element several times).
+void assert_no_internal_overlap(const Tensor& t);
+
 /// Row-major strides for `sizes` (torch's contiguous strides; size-1 dims get the usual value).
 Strides contiguous_strides(std::span<const int64_t> sizes);
 /// Wraps a dim index in [-ndim, ndim) into [0, ndim); IndexError otherwise (torch's maybe_wrap_dim).
 int64_t wrap_dim(int64_t d, int64_t ndim);
-/// "[2, 3]" as torch prints sizes in messages.
-std::string shape_str(std::span<const int64_t> sizes);
 
 }  // namespace dc

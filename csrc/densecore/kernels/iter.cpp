@@ -120,12 +120,7 @@ void TensorIter::build(const IterConfig& config) {
 void TensorIter::check_mem_overlaps(const IterConfig& config) const {
   if (!config.check_mem_overlap) return;
   const Tensor& out = ops_[0].tensor;
-  if (!out.defined()) return;
-  // assert_no_internal_overlap: a written tensor with a stride-0 (or otherwise aliased) dim.
-  for (int64_t d = 0; d < out.dim(); ++d)
-    check(!(out.sizes()[d] > 1 && out.strides()[d] == 0),
-          "unsupported operation: more than one element of the written-to tensor refers to a single "
-          "memory location. Please clone() the tensor before performing the operation.");
+  if (out.defined()) assert_no_internal_overlap(out);
 }
 
 void TensorIter::compute_shape(const IterConfig& config) {
@@ -274,39 +269,33 @@ void TensorIter::reorder_dimensions() {
 
 void TensorIter::allocate_or_resize_outputs() {
   const int64_t nd = ndim();
+  bool inverted = true;
+  for (int64_t d = 0; d < nd; ++d) inverted &= perm_[d] == nd - d - 1;
   for (int i = 0; i < num_outputs_; ++i) {
     IterOperand& op = ops_[i];
     if (op.tensor.defined() && !op.will_resize) continue;
-    const int64_t elsize = int64_t(itemsize(op.dtype));
-    // compatible_stride: contiguous in the iteration order
-    op.stride_bytes.assign(nd, 0);
-    int64_t next = elsize;
-    for (int64_t d = 0; d < nd; ++d) {
-      op.stride_bytes[d] = next;
-      next *= shape_[d];
-    }
+    // compatible_stride: contiguous in the iteration order (element strides, wrapping arithmetic:
+    // an overflow is caught by the storage size check below, with torch's message).
     std::vector<int64_t> sizes(nd), strides(nd);
+    uint64_t next = 1;
     for (int64_t d = 0; d < nd; ++d) {
       sizes[perm_[d]] = shape_[d];
-      strides[perm_[d]] = op.stride_bytes[d] / elsize;
+      strides[perm_[d]] = int64_t(next);
+      next *= uint64_t(shape_[d]);
     }
-    bool inverted = true;
-    for (int64_t d = 0; d < nd; ++d) inverted &= perm_[d] == nd - d - 1;
-    if (inverted) strides = contiguous_strides(sizes);
-    int64_t n = 1;
-    for (int64_t s : sizes) n *= s;
-    Storage storage = make_storage(size_t(n) * size_t(elsize));
+    // torch: at::empty(sizes) for the default order, else at::empty_strided(sizes, strides).
+    Tensor fresh = inverted ? Tensor::empty(sizes, op.dtype) : Tensor::empty_strided(sizes, strides, op.dtype);
+    const int64_t elsize = int64_t(itemsize(op.dtype));
+    op.stride_bytes.assign(nd, 0);
+    for (int64_t d = 0; d < nd; ++d) op.stride_bytes[d] = int64_t(uint64_t(strides[perm_[d]]) * uint64_t(elsize));
     if (op.will_resize) {
       // torch resizes out= in place (keeping the Python object); its contents are overwritten.
       TensorImpl* impl = op.tensor.impl();
-      impl->storage = std::move(storage);
-      impl->sizes = sizes;
-      impl->strides = contiguous_strides(sizes);
-      impl->offset = 0;
-      if (!inverted) impl->strides = strides;
+      impl->storage = fresh.storage();
+      impl->set_layout(fresh.sizes(), fresh.strides(), 0);
       op.will_resize = false;
     } else {
-      op.tensor = Tensor::from_storage(std::move(storage), sizes, strides, 0, op.dtype);
+      op.tensor = std::move(fresh);
     }
   }
 }
@@ -498,15 +487,7 @@ std::vector<int64_t> infer_dense_strides(const Tensor& t) {
 
 Tensor empty_like_preserve(const Tensor& src, DType dtype) {
   const std::vector<int64_t> strides = src.is_non_overlapping_and_dense() ? src.strides() : infer_dense_strides(src);
-  int64_t extent = 1;  // storage elements needed for this dense layout
-  for (int64_t d = 0; d < src.dim(); ++d) {
-    if (src.sizes()[d] == 0) {
-      extent = 0;
-      break;
-    }
-    extent += (src.sizes()[d] - 1) * strides[d];
-  }
-  return Tensor::from_storage(make_storage(size_t(extent) * itemsize(dtype)), src.sizes(), strides, 0, dtype);
+  return Tensor::empty_strided(src.sizes(), strides, dtype);
 }
 
 Tensor to_dtype(const Tensor& src, DType dtype) {

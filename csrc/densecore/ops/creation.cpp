@@ -6,7 +6,9 @@
 #include <cstring>
 #include <limits>
 
+#include "densecore/autograd/function.h"
 #include "densecore/core/checked_convert.h"
+#include "densecore/kernels/copy_kernel.h"
 #include "densecore/kernels/fill.h"
 #include "densecore/kernels/parallel.h"
 
@@ -148,17 +150,21 @@ DType full_dtype(const Scalar& value) {
   return default_dtype();
 }
 
+// The *_like factories keep t's memory format (torch's preserve_format): t's strides when t is
+// dense, else dense strides in t's stride order (empty_like_preserve).
 Tensor empty_like(const Tensor& t, std::optional<DType> dtype) {
-  return empty(t.sizes(), dtype.value_or(t.dtype()));
+  return empty_like_preserve(t, dtype.value_or(t.dtype()));
 }
 Tensor zeros_like(const Tensor& t, std::optional<DType> dtype) {
-  return zeros(t.sizes(), dtype.value_or(t.dtype()));
+  Tensor out = empty_like(t, dtype);
+  std::memset(out.storage()->data(), 0, out.storage()->nbytes());  // dense: the storage is the tensor
+  return out;
 }
-Tensor ones_like(const Tensor& t, std::optional<DType> dtype) {
-  return ones(t.sizes(), dtype.value_or(t.dtype()));
-}
+Tensor ones_like(const Tensor& t, std::optional<DType> dtype) { return full_like(t, Scalar::from_int(1), dtype); }
 Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype) {
-  return full(t.sizes(), value, dtype.value_or(t.dtype()));
+  Tensor out = empty_like(t, dtype);
+  fill_(out, value);
+  return out;
 }
 
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
@@ -192,6 +198,7 @@ Tensor eye(int64_t n, std::optional<int64_t> m_opt, DType dtype) {
   check(n >= 0, "n must be greater or equal to 0, got {}", n);
   check(m >= 0, "m must be greater or equal to 0, got {}", m);
   const int64_t sizes[2] = {n, m};
+  safe_numel(sizes);  // torch's eye reports n * m overflowing as a numel overflow
   Tensor out = zeros(sizes, dtype);
   dispatch_dtype(dtype, [&]<class T>() {
     T* p = out.data<T>();
@@ -202,11 +209,15 @@ Tensor eye(int64_t n, std::optional<int64_t> m_opt, DType dtype) {
 }
 
 Tensor tril(const Tensor& t, int64_t diagonal) {
-  return triangle(t, "tril", [=](int64_t r, int64_t c) { return c - r <= diagonal; });
+  OpRecord rec(Op::Tril, {t});  // TrilBackward0: grad.tril(diagonal)
+  if (rec.active()) rec.params().dim = diagonal;
+  return rec.finish(triangle(t, "tril", [=](int64_t r, int64_t c) { return c - r <= diagonal; }));
 }
 
 Tensor triu(const Tensor& t, int64_t diagonal) {
-  return triangle(t, "triu", [=](int64_t r, int64_t c) { return c - r >= diagonal; });
+  OpRecord rec(Op::Triu, {t});  // TriuBackward0: grad.triu(diagonal)
+  if (rec.active()) rec.params().dim = diagonal;
+  return rec.finish(triangle(t, "triu", [=](int64_t r, int64_t c) { return c - r >= diagonal; }));
 }
 
 }  // namespace dc

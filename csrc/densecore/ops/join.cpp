@@ -55,9 +55,10 @@ Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
   for (size_t i = 0; i < tensors.size(); ++i) {
     if (cat_skips(tensors[i])) continue;
     check_shape_except_dim(*valid, tensors[i], dim, i);
-    total += tensors[i].size(dim);
+    total = int64_t(uint64_t(total) + uint64_t(tensors[i].size(dim)));  // wraps, as torch's sum does
   }
   sizes[dim] = total;
+  safe_numel(sizes);  // torch reports an overflowing result as a numel overflow
   Tensor out = Tensor::empty(sizes, dtype);
   int64_t at = 0;
   for (const Tensor& t : tensors) {

@@ -1,0 +1,83 @@
+#include "densecore/core/layout.h"
+
+#include <limits>
+
+#include "densecore/core/error.h"
+
+namespace dc {
+namespace {
+
+// int64_t and size_t are both used for byte counts: a storage size must fit in both (ATen's
+// storage_max()).
+constexpr uint64_t kStorageMax = uint64_t(std::numeric_limits<int64_t>::max());
+
+}  // namespace
+
+std::string shape_str(std::span<const int64_t> sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+
+int64_t safe_numel(std::span<const int64_t> sizes) {
+  int64_t n = 1;
+  bool overflowed = false;
+  for (int64_t s : sizes) overflowed |= __builtin_mul_overflow(n, s, &n);
+  check(!overflowed, "numel: integer multiplication overflow");
+  return n;
+}
+
+void check_size_nonnegative(std::span<const int64_t> sizes) {
+  for (int64_t s : sizes)
+    check(s >= 0, "Trying to create tensor with negative dimension {}: {}", s, shape_str(sizes));
+}
+
+size_t storage_nbytes_contiguous(std::span<const int64_t> sizes, size_t itemsize) {
+  uint64_t n = 1;
+  bool overflowed = false;
+  for (int64_t s : sizes) overflowed |= __builtin_mul_overflow(n, uint64_t(s), &n);
+  overflowed |= __builtin_mul_overflow(n, uint64_t(itemsize), &n);
+  overflowed |= n > kStorageMax;
+  check(!overflowed, "Storage size calculation overflowed with sizes={}", shape_str(sizes));
+  return size_t(n);
+}
+
+size_t storage_nbytes_strided(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                              size_t itemsize) {
+  check(sizes.size() == strides.size(),
+        "dimensionality of sizes ({}) must match dimensionality of strides ({})", sizes.size(),
+        strides.size());
+  // One more than the offset of the last element the layout reaches.
+  uint64_t n = 1;
+  bool overflowed = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) return 0;
+    uint64_t reach = 0;
+    overflowed |= __builtin_mul_overflow(uint64_t(strides[i]), uint64_t(sizes[i] - 1), &reach);
+    overflowed |= strides[i] < 0 || sizes[i] < 0;
+    overflowed |= __builtin_add_overflow(n, reach, &n);
+  }
+  overflowed |= __builtin_mul_overflow(n, uint64_t(itemsize), &n);
+  overflowed |= n > kStorageMax;
+  check(!overflowed, "Storage size calculation overflowed with sizes={} and strides={}",
+        shape_str(sizes), shape_str(strides));
+  return size_t(n);
+}
+
+void check_in_bounds_for_storage(std::span<const int64_t> sizes, std::span<const int64_t> strides,
+                                 int64_t offset, size_t itemsize, size_t storage_nbytes) {
+  const size_t reach = storage_nbytes_strided(sizes, strides, itemsize);
+  if (reach == 0) return;  // a tensor with a zero-size dim may sit on any storage
+  check(offset >= 0, "Tensor: invalid storage offset {}", offset);
+  uint64_t offset_bytes = 0, needed = 0;
+  const bool overflowed = __builtin_mul_overflow(uint64_t(offset), uint64_t(itemsize), &offset_bytes) ||
+                          __builtin_add_overflow(offset_bytes, uint64_t(reach), &needed) ||
+                          needed > kStorageMax;
+  check(!overflowed && needed <= storage_nbytes,
+        "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage size "
+        "of {} are out of bounds for storage of size {}",
+        shape_str(sizes), shape_str(strides), offset, itemsize,
+        overflowed ? std::string("more than 2^63 bytes") : std::to_string(needed), storage_nbytes);
+}
+
+}  // namespace dc
