@@ -65,8 +65,6 @@ def mkt(*shape, dtype="int32", off=0):
     return _from_bytes(array.array(_CODES[dtype], vals).tobytes(), shape, dtype)
 
 def strided(x, size, stride, offset=0):
-    if _DC:
-        return torch._C._dc_as_strided(x, list(size), list(stride), offset)
     return torch.as_strided(x, size, stride, offset)
 
 def tr(rows, cols, off=0):

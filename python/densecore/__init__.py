@@ -13,6 +13,7 @@ from ._device import device  # noqa: E402
 from ._tensor_str import set_printoptions, get_printoptions, printoptions  # noqa: E402,F401
 from ._tensor_str import tensor_repr as _tensor_repr  # noqa: E402
 from ._type_info import finfo, iinfo  # noqa: E402,F401
+from ._memory_format import memory_format, preserve_format, contiguous_format, channels_last, channels_last_3d  # noqa: E402,F401
 from . import nn  # noqa: E402,F401
 
 _C._set_size_type(Size)

@@ -5,6 +5,7 @@
 #include <nanobind/stl/optional.h>
 
 #include "bindings.h"
+#include "gil.h"
 #include "densecore/ops/attention.h"
 
 void bind_attention(nb::module_& m, TensorClass& cls) {
@@ -13,6 +14,7 @@ void bind_attention(nb::module_& m, TensorClass& cls) {
       "scaled_dot_product_attention",
       [](const dc::Tensor& q, const dc::Tensor& k, const dc::Tensor& v, std::optional<dc::Tensor> attn_mask,
          double dropout_p, bool is_causal, std::optional<double> scale, bool enable_gqa) {
+        gil::ReleaseIf release(gil::is_long_product(q, k));
         return dc::scaled_dot_product_attention(q, k, v, attn_mask.value_or(dc::Tensor()), dropout_p, is_causal,
                                                 scale, enable_gqa);
       },

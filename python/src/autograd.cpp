@@ -19,30 +19,13 @@ std::vector<dc::Tensor> tensor_list(nb::handle obj) {
   std::vector<dc::Tensor> out;
   if (obj.is_none()) return out;
   if (nb::isinstance<dc::Tensor>(obj)) {
-    out.push_back(nb::cast<dc::Tensor>(obj));
+    out.push_back(tensor_arg(obj, "backward", "tensors"));
     return out;
   }
-  for (nb::handle item : obj) out.push_back(item.is_none() ? dc::Tensor() : nb::cast<dc::Tensor>(item));
+  if (!PyTuple_Check(obj.ptr()) && !PyList_Check(obj.ptr()))
+    throw dc::TypeError(dc::format("backward(): expected a Tensor or a sequence of Tensors, got {}", Py_TYPE(obj.ptr())->tp_name));
+  for (nb::handle item : obj) out.push_back(opt_tensor_arg(item, "backward", "tensors"));
   return out;
-}
-
-// Tensor.retain_grad(): a pre-hook on grad_fn that keeps the arriving gradient in .grad (a
-// contiguous clone the first time, then .grad + grad), as torch's retain_grad hook.
-void retain_grad(const dc::Tensor& t) {
-  dc::check(dc::requires_grad(t), "can't retain_grad on Tensor that has requires_grad=False");
-  if (dc::is_leaf(t)) return;
-  dc::AutogradMeta& meta = dc::ensure_autograd_meta(t);
-  if (meta.retains_grad) return;
-  meta.retains_grad = true;
-  std::weak_ptr<dc::TensorImpl> weak = t.impl_ptr();
-  const uint32_t nr = meta.output_nr;
-  meta.grad_fn->pre_hooks.push_back([weak, nr](const std::vector<dc::Tensor>& grads) {
-    auto impl = weak.lock();
-    if (!impl || nr >= grads.size() || !grads[nr].defined()) return;
-    const dc::Tensor var(impl);
-    const dc::Tensor old = dc::grad(var);
-    dc::set_grad(var, old.defined() ? dc::add(old, grads[nr], dc::Scalar::from_int(1)) : dc::clone(grads[nr]));
-  });
 }
 
 nb::tuple next_functions(const dc::Node& n) {
@@ -65,7 +48,9 @@ void bind_autograd(nb::module_& m, TensorClass& cls) {
   m.def(
       "_run_backward",
       [](nb::handle tensors, nb::handle grad_tensors, bool retain_graph) {
-        dc::backward(tensor_list(tensors), tensor_list(grad_tensors), retain_graph);
+        const auto roots = tensor_list(tensors), seeds = tensor_list(grad_tensors);
+        nb::gil_scoped_release release;  // backward is native work from here on
+        dc::backward(roots, seeds, retain_graph);
       },
       nb::arg("tensors"), nb::arg("grad_tensors").none(), nb::arg("retain_graph"));
 
@@ -73,16 +58,20 @@ void bind_autograd(nb::module_& m, TensorClass& cls) {
       "_run_grad",
       [](nb::handle outputs, nb::handle inputs, nb::handle grad_outputs, bool retain_graph, bool allow_unused,
          bool accumulate) {
+        const auto outs = tensor_list(outputs), seeds = tensor_list(grad_outputs), ins = tensor_list(inputs);
+        std::vector<dc::Tensor> grads;
+        {
+          nb::gil_scoped_release release;
+          grads = dc::grad(outs, seeds, ins, retain_graph, allow_unused, accumulate);
+        }
         std::vector<nb::object> out;
-        for (const dc::Tensor& g : dc::grad(tensor_list(outputs), tensor_list(grad_outputs), tensor_list(inputs),
-                                            retain_graph, allow_unused, accumulate))
-          out.push_back(tensor_or_none(g));
+        for (const dc::Tensor& g : grads) out.push_back(tensor_or_none(g));
         return out;
       },
       nb::arg("outputs"), nb::arg("inputs"), nb::arg("grad_outputs").none(), nb::arg("retain_graph"),
       nb::arg("allow_unused"), nb::arg("accumulate"));
 
-  cls.def("retain_grad", &retain_grad)
+  cls.def("retain_grad", &dc::retain_grad)
       .def_prop_ro("retains_grad",
                    [](const dc::Tensor& t) {
                      const dc::AutogradMeta* m = dc::autograd_meta(t);
@@ -111,6 +100,9 @@ void bind_autograd(nb::module_& m, TensorClass& cls) {
       .def_prop_rw(
           "grad", [](const dc::Tensor& t) { return tensor_or_none(dc::grad(t)); },
           [](dc::Tensor& t, nb::handle g) {
+            if (!g.is_none() && !nb::isinstance<dc::Tensor>(g))
+              throw dc::TypeError(dc::format("assigned grad expected to be a Tensor or None but got grad of type {}",
+                                             Py_TYPE(g.ptr())->tp_name));
             dc::set_grad(t, g.is_none() ? dc::Tensor() : nb::cast<dc::Tensor>(g));
           },
           nb::arg("value").none())
@@ -125,14 +117,16 @@ void bind_autograd(nb::module_& m, TensorClass& cls) {
           [](const dc::Tensor& t, nb::handle gradient, nb::handle retain_graph, bool create_graph,
              nb::handle inputs) {
             dc::check<dc::NotImplementedError>(!create_graph, "create_graph=True is not supported yet");
-            const bool retain = retain_graph.is_none() ? create_graph : nb::cast<bool>(retain_graph);
-            const dc::Tensor g = gradient.is_none() ? dc::Tensor() : nb::cast<dc::Tensor>(gradient);
+            const bool retain = retain_graph.is_none() ? create_graph : bool_arg(retain_graph, "backward", "retain_graph");
+            const dc::Tensor g = opt_tensor_arg(gradient, "backward", "gradient");
             if (!inputs.is_none()) {
               const auto in = tensor_list(inputs);
               dc::check(!in.empty(), "'inputs' argument to backward() cannot be empty.");
+              nb::gil_scoped_release release;
               dc::grad({t}, {g}, in, retain, false, /*accumulate=*/true);
               return;
             }
+            nb::gil_scoped_release release;
             dc::backward({t}, {g}, retain);
           },
           nb::arg("gradient").none() = nb::none(), nb::arg("retain_graph").none() = nb::none(),

@@ -8,6 +8,26 @@
 namespace nb = nanobind;
 using TensorClass = nb::class_<dc::Tensor>;
 
+// ---- typed arguments: TypeError naming the function and argument, as torch's arg parser ----
+
+/// A Tensor argument.
+inline const dc::Tensor& tensor_arg(nb::handle h, const char* fn, const char* arg) {
+  dc::Tensor* t = nullptr;
+  if (nb::try_cast<dc::Tensor*>(h, t) && t != nullptr) return *t;
+  PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Tensor, not %s", fn, arg, Py_TYPE(h.ptr())->tp_name);
+  throw nb::python_error();
+}
+/// A Tensor argument that may be None (an undefined Tensor then).
+inline dc::Tensor opt_tensor_arg(nb::handle h, const char* fn, const char* arg) {
+  return h.is_none() ? dc::Tensor() : tensor_arg(h, fn, arg);
+}
+/// A bool argument (torch takes only bool for these).
+inline bool bool_arg(nb::handle h, const char* fn, const char* arg) {
+  if (PyBool_Check(h.ptr())) return h.ptr() == Py_True;
+  PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be bool, not %s", fn, arg, Py_TYPE(h.ptr())->tp_name);
+  throw nb::python_error();
+}
+
 void bind_errors(nb::module_& m);
 void bind_dtype(nb::module_& m);
 void bind_tensor(nb::module_& m, TensorClass& cls);

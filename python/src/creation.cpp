@@ -9,10 +9,13 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
+#include "py_number.h"
 #include "densecore/core/checked_convert.h"
 #include "dtype_caster.h"
+#include "densecore/autograd/inplace.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
+#include "densecore/ops/view.h"
 
 namespace {
 
@@ -27,10 +30,7 @@ bool is_tensor(nb::handle h) { return nb::isinstance<Tensor>(h); }
 bool is_ndarray(nb::handle h);
 bool is_numpy_scalar(nb::handle h);
 
-std::optional<DType> opt_dtype(nb::handle h) {
-  if (!h.is_valid() || h.is_none()) return std::nullopt;
-  return nb::cast<DType>(h);
-}
+std::optional<DType> opt_dtype(nb::handle h, const char* fn) { return dtype_arg(h, fn); }
 
 bool is_dtype(nb::handle h) { return nb::isinstance<PyDType>(h); }
 
@@ -48,22 +48,8 @@ void apply_requires_grad(nb::handle t, bool requires_grad) {
 
 /// A Python number (or one-element tensor, or NumPy scalar) as the arg parser's Scalar.
 dc::Scalar scalar_from_py(nb::handle h) {
-  if (PyBool_Check(h.ptr())) return dc::Scalar::from_bool(h.ptr() == Py_True);
-  if (PyFloat_Check(h.ptr())) return dc::Scalar::from_double(PyFloat_AS_DOUBLE(h.ptr()));
-  if (PyLong_Check(h.ptr())) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-    if (overflow == 0) return dc::Scalar::from_int(v);
-    // torch keeps [2^63, 2^64) as an unsigned Scalar; as a double it fails the same range checks.
-    const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
-    if (u == (unsigned long long)-1 && PyErr_Occurred()) throw nb::python_error();
-    return dc::Scalar::from_double(double(u));
-  }
-  if (is_tensor(h) || is_numpy_scalar(h) || is_ndarray(h)) return scalar_from_py(h.attr("item")());
-  if (PyIndex_Check(h.ptr())) return dc::Scalar::from_int(PyNumber_AsSsize_t(h.ptr(), nullptr));
-  const double d = PyFloat_AsDouble(h.ptr());
-  if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
-  return dc::Scalar::from_double(d);
+  if (is_tensor(h) || is_ndarray(h)) return scalar_from_py(h.attr("item")());
+  return py_number::scalar(h);
 }
 
 int64_t index_from_py(nb::handle h, const char* fname, size_t pos) {
@@ -323,14 +309,6 @@ double unpack_double(nb::handle obj) {
   return v;
 }
 
-int64_t unpack_long(nb::handle obj) {
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
-  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-  if (overflow != 0) throw nb::value_error("Overflow when unpacking long long");
-  return v;
-}
-
 bool unpack_number_as_bool(nb::handle obj) {
   if (PyFloat_Check(obj.ptr())) return PyFloat_AS_DOUBLE(obj.ptr()) != 0;
   if (is_numpy_scalar(obj) || is_tensor(obj)) return PyObject_IsTrue(obj.ptr()) == 1;
@@ -351,7 +329,7 @@ void store_scalar(char* p, DType dtype, nb::handle obj) {
       const std::string_view name = dc::dtype_name(dtype);
       *out = PyFloat_Check(obj.ptr())
                  ? dc::checked_convert<T>(dc::Scalar::from_double(unpack_double(obj)), name)
-                 : dc::checked_convert<T>(dc::Scalar::from_int(unpack_long(obj)), name);
+                 : dc::checked_convert<T>(dc::Scalar::from_int(py_number::unpack_long(obj)), name);
     } else {
       *out = dc::convert<T>(unpack_double(obj));
     }
@@ -394,7 +372,8 @@ nb::object new_from_data(nb::handle data, std::optional<DType> dtype, bool copy)
   if (is_tensor(data)) {
     const Tensor& src = nb::cast<const Tensor&>(data);
     if (!copy && (!dtype || *dtype == src.dtype())) return nb::borrow(data);
-    return nb::cast(dc::to_dtype_copy(src, dtype.value_or(src.dtype())));
+    // torch.tensor(t) copies t.detach(): a new leaf; as_tensor keeps the history of a dtype change.
+    return nb::cast(dc::to_dtype_copy(copy ? dc::detach(src) : src, dtype.value_or(src.dtype())));
   }
   if (is_ndarray(data)) {
     Tensor src = tensor_from_numpy(data);
@@ -419,9 +398,9 @@ nb::object tensor_to(nb::pointer_and_handle<Tensor> self, const nb::args& args, 
   }
   for (auto [k, v] : kw) {
     const std::string key = nb::cast<std::string>(k);
-    if (key == "dtype") dtype = opt_dtype(v);
+    if (key == "dtype") dtype = opt_dtype(v, "to");
     else if (key == "device") check_device(v);
-    else if (key == "copy") copy = nb::cast<bool>(v);
+    else if (key == "copy") copy = bool_arg(v, "to", "copy");
     else if (key == "non_blocking" || key == "memory_format") continue;
     else throw nb::type_error(("to() got an unexpected keyword argument '" + key + "'").c_str());
   }
@@ -457,7 +436,7 @@ nb::object tensor_type(nb::pointer_and_handle<Tensor> self, nb::handle dtype) {
       if (legacy_type_name(DType(i)) == name) target = DType(i), found = true;
     if (!found) throw nb::value_error(("invalid type: '" + name + "'").c_str());
   } else {
-    target = nb::cast<DType>(dtype);
+    target = *dtype_arg(dtype, "type", /*none_ok=*/false);
   }
   if (target == t.dtype()) return nb::borrow(self.h);
   return nb::cast(dc::to_dtype_copy(t, target));
@@ -509,8 +488,9 @@ void bind_python_conversions(TensorClass& cls) {
       })
       .def("__iter__", [](const Tensor& t) {
         dc::check<dc::TypeError>(t.dim() > 0, "iteration over a 0-d tensor");
+        // torch iterates through unbind(0): the rows are views with UnbindBackward0.
         nb::list views;
-        for (int64_t i = 0; i < t.sizes()[0]; ++i) views.append(nb::cast(select0(t, i)));
+        for (const Tensor& row : dc::unbind(t, 0)) views.append(nb::cast(row));
         return nb::iter(views);
       })
       .def("numpy", [](const Tensor& t, bool) { return tensor_numpy(t); }, nb::arg("force") = false)
@@ -527,7 +507,7 @@ void bind_size_factory(nb::module_& m, const char* name, Tensor (*make)(std::spa
   m.def(name, [name, make](nb::args args, nb::handle dtype, nb::handle device, bool requires_grad,
                            nb::handle, nb::handle, nb::handle) {
     check_device(device);
-    return finish(make(parse_sizes(args, name), opt_dtype(dtype).value_or(dc::default_dtype())),
+    return finish(make(parse_sizes(args, name), opt_dtype(dtype, name).value_or(dc::default_dtype())),
                   requires_grad);
   }, nb::arg("size"), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
      nb::arg("requires_grad") = false, nb::arg("layout") = nb::none(),
@@ -536,10 +516,10 @@ void bind_size_factory(nb::module_& m, const char* name, Tensor (*make)(std::spa
 
 void bind_like_factory(nb::module_& m, const char* name,
                        Tensor (*make)(const Tensor&, std::optional<DType>)) {
-  m.def(name, [make](const Tensor& t, nb::handle dtype, nb::handle device, bool requires_grad,
-                     nb::handle, nb::handle) {
+  m.def(name, [name, make](const Tensor& t, nb::handle dtype, nb::handle device, bool requires_grad,
+                           nb::handle, nb::handle) {
     check_device(device);
-    return finish(make(t, opt_dtype(dtype)), requires_grad);
+    return finish(make(t, opt_dtype(dtype, name)), requires_grad);
   }, nb::arg("input"), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
      nb::arg("requires_grad") = false, nb::arg("layout") = nb::none(),
      nb::arg("memory_format") = nb::none());
@@ -557,7 +537,7 @@ nb::object py_arange(nb::args args, nb::handle dtype, nb::handle device, bool re
     end = scalar_from_py(args[1]);
     if (args.size() == 3) step = scalar_from_py(args[2]);
   }
-  return finish(dc::arange(start, end, step, opt_dtype(dtype)), requires_grad);
+  return finish(dc::arange(start, end, step, opt_dtype(dtype, "arange")), requires_grad);
 }
 
 void bind_factories(nb::module_& m) {
@@ -576,7 +556,7 @@ void bind_factories(nb::module_& m) {
     // A Python int beyond int64 is held as a double but still infers int64, as in torch.
     const DType inferred = PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr()) ? DType::Int64
                                                                                     : dc::full_dtype(v);
-    return finish(dc::full(parse_sizes(args, "full"), v, opt_dtype(dtype).value_or(inferred)),
+    return finish(dc::full(parse_sizes(args, "full"), v, opt_dtype(dtype, "full").value_or(inferred)),
                   requires_grad);
   }, nb::arg("size"), nb::arg("fill_value"), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, nb::arg("layout") = nb::none(),
@@ -584,7 +564,7 @@ void bind_factories(nb::module_& m) {
   m.def("full_like", [](const Tensor& t, nb::handle value, nb::handle dtype, nb::handle device,
                         bool requires_grad, nb::handle, nb::handle) {
     check_device(device);
-    return finish(dc::full_like(t, scalar_from_py(value), opt_dtype(dtype)), requires_grad);
+    return finish(dc::full_like(t, scalar_from_py(value), opt_dtype(dtype, "full_like")), requires_grad);
   }, nb::arg("input"), nb::arg("fill_value"), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, nb::arg("layout") = nb::none(),
      nb::arg("memory_format") = nb::none());
@@ -594,14 +574,14 @@ void bind_factories(nb::module_& m) {
   m.def("linspace", [](nb::handle start, nb::handle end, int64_t steps, nb::handle dtype,
                        nb::handle device, bool requires_grad) {
     check_device(device);
-    return finish(dc::linspace(scalar_from_py(start), scalar_from_py(end), steps, opt_dtype(dtype)),
+    return finish(dc::linspace(scalar_from_py(start), scalar_from_py(end), steps, opt_dtype(dtype, "linspace")),
                   requires_grad);
   }, nb::arg("start"), nb::arg("end"), nb::arg("steps"), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
   m.def("eye", [](int64_t n, std::optional<int64_t> m_, nb::handle dtype, nb::handle device,
                   bool requires_grad) {
     check_device(device);
-    return finish(dc::eye(n, m_, opt_dtype(dtype).value_or(dc::default_dtype())), requires_grad);
+    return finish(dc::eye(n, m_, opt_dtype(dtype, "eye").value_or(dc::default_dtype())), requires_grad);
   }, nb::arg("n"), nb::arg("m") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
   m.def("tril", &dc::tril, nb::arg("input"), nb::arg("diagonal") = 0);
@@ -610,14 +590,14 @@ void bind_factories(nb::module_& m) {
   m.def("tensor", [](nb::handle data, nb::handle dtype, nb::handle device, bool requires_grad,
                      nb::handle) {
     check_device(device);
-    nb::object t = new_from_data(data, opt_dtype(dtype), /*copy=*/true);
+    nb::object t = new_from_data(data, opt_dtype(dtype, "tensor"), /*copy=*/true);
     apply_requires_grad(t, requires_grad);
     return t;
   }, nb::arg("data").none(), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
      nb::arg("requires_grad") = false, nb::arg("pin_memory") = false);
   m.def("as_tensor", [](nb::handle data, nb::handle dtype, nb::handle device) {
     check_device(device);
-    return new_from_data(data, opt_dtype(dtype), /*copy=*/false);
+    return new_from_data(data, opt_dtype(dtype, "as_tensor"), /*copy=*/false);
   }, nb::arg("data").none(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none());
   m.def("from_numpy", [](nb::handle arr) {
     if (!is_ndarray(arr))
@@ -638,11 +618,12 @@ void bind_creation(nb::module_& m, TensorClass& cls) {
   cls.def("tril", &dc::tril, nb::arg("diagonal") = 0)
       .def("triu", &dc::triu, nb::arg("diagonal") = 0)
       .def("fill_", [](nb::pointer_and_handle<Tensor> self, nb::handle value) {
-        dc::fill_(*self.p, scalar_from_py(value));
+        if (is_tensor(value)) dc::autograd::fill_(*self.p, nb::cast<const Tensor&>(value));
+        else dc::autograd::fill_(*self.p, py_number::to_scalar(value, "fill_", "value"));
         return nb::borrow(self.h);
       })
       .def("zero_", [](nb::pointer_and_handle<Tensor> self) {
-        dc::fill_(*self.p, dc::Scalar::from_int(0));
+        dc::autograd::zero_(*self.p);
         return nb::borrow(self.h);
       });
 }

@@ -1,6 +1,8 @@
 // dc::DType <-> the singleton Python dtype objects (densecore.float32 is densecore.float32).
 #pragma once
 
+#include <optional>
+
 #include <nanobind/nanobind.h>
 
 #include "densecore/core/dtype.h"
@@ -30,3 +32,13 @@ struct type_caster<dc::DType> {
   }
 };
 }  // namespace nanobind::detail
+
+/// A `dtype=` argument: the DType, or TypeError "<fn>(): argument 'dtype' must be torch.dtype, not str"
+/// as torch's arg parser says; nullopt for None when `none_ok`.
+inline std::optional<dc::DType> dtype_arg(nb::handle h, const char* fn, bool none_ok = true) {
+  if (none_ok && (!h.is_valid() || h.is_none())) return std::nullopt;
+  PyDType* p = nullptr;
+  if (nb::try_cast<PyDType*>(h, p) && p != nullptr) return p->value;
+  PyErr_Format(PyExc_TypeError, "%s(): argument 'dtype' must be torch.dtype, not %s", fn, Py_TYPE(h.ptr())->tp_name);
+  throw nb::python_error();
+}

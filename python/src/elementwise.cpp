@@ -6,7 +6,10 @@
 #include <nanobind/stl/string.h>
 
 #include "bindings.h"
+#include "gil.h"
 #include "dtype_caster.h"
+#include "py_number.h"
+#include "densecore/autograd/inplace.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/elementwise.h"
 
@@ -15,23 +18,12 @@ namespace {
 using dc::Scalar;
 using dc::Tensor;
 
-bool is_number(nb::handle h) { return PyBool_Check(h.ptr()) || PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()); }
-
-Scalar to_scalar(nb::handle h) {
-  if (PyBool_Check(h.ptr())) return Scalar::from_bool(h.ptr() == Py_True);
-  if (PyLong_Check(h.ptr())) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-    dc::check(!overflow, "Overflow when unpacking long");
-    return Scalar::from_int(v);
-  }
-  return Scalar::from_double(PyFloat_AsDouble(h.ptr()));
-}
+bool is_number(nb::handle h) { return py_number::is_number(h); }
 
 /// A Tensor argument that also accepts Python numbers; nullopt for anything else.
 std::optional<Tensor> try_operand(nb::handle h) {
   if (nb::isinstance<Tensor>(h)) return nb::cast<Tensor>(h);
-  if (is_number(h)) return dc::wrapped_scalar_tensor(to_scalar(h));
+  if (is_number(h)) return dc::wrapped_scalar_tensor(py_number::scalar(h));
   return std::nullopt;
 }
 
@@ -44,7 +36,7 @@ Tensor operand(nb::handle h, const char* fn, const char* arg, int pos) {
                            .c_str());
 }
 
-Tensor out_arg(nb::handle out) { return out.is_none() ? Tensor() : nb::cast<Tensor>(out); }
+Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 
 /// torch returns the very `out` object when one is given.
 template <class F>
@@ -62,22 +54,29 @@ auto returning_out3(F f) {
   };
 }
 
-std::optional<Scalar> opt_scalar(nb::handle h) {
+std::optional<Scalar> opt_scalar(nb::handle h, const char* fn, const char* arg) {
   if (h.is_none()) return std::nullopt;
-  return to_scalar(h);
+  return py_number::to_scalar(h, fn, arg);
 }
 
 std::string rounding_mode(nb::handle h) {
   if (h.is_none()) return "";
+  if (!PyUnicode_Check(h.ptr()))
+    throw dc::TypeError(dc::format("div(): argument 'rounding_mode' must be str, not {}", Py_TYPE(h.ptr())->tp_name));
   return nb::cast<std::string>(h);
 }
 
 /// Tensor dunder: NotImplemented for operands torch would not take, so Python tries the other side.
 template <class F>
-nb::object dunder(nb::handle other, F f) {
+nb::object dunder(const Tensor& self, nb::handle other, F f) {
   auto o = try_operand(other);
   if (!o) return nb::borrow(Py_NotImplemented);
-  return nb::cast(f(*o));
+  Tensor r;
+  {
+    gil::ReleaseIf release(gil::is_long(self, *o));
+    r = f(*o);
+  }
+  return nb::cast(std::move(r));
 }
 
 /// In-place form: writes into self, returns the same Python object.
@@ -89,7 +88,7 @@ nb::object inplace(nb::handle self_h, F f) {
 
 Tensor clamp_any(const Tensor& a, nb::handle min, nb::handle max, const Tensor& out) {
   const bool tensor_bounds = nb::isinstance<Tensor>(min) || nb::isinstance<Tensor>(max);
-  if (!tensor_bounds) return dc::clamp(a, opt_scalar(min), opt_scalar(max), out);
+  if (!tensor_bounds) return dc::clamp(a, opt_scalar(min, "clamp", "min"), opt_scalar(max, "clamp", "max"), out);
   const Tensor lo = min.is_none() ? Tensor() : operand(min, "clamp", "min", 2);
   const Tensor hi = max.is_none() ? Tensor() : operand(max, "clamp", "max", 3);
   return dc::clamp(a, lo, hi, out);
@@ -102,10 +101,10 @@ constexpr std::pair<const char*, dc::CompareOp> kCompares[] = {
 void bind_module_functions(nb::module_& m) {
   m.def("equal", &dc::equal, nb::arg("input"), nb::arg("other"));
   auto add = [](nb::handle a, nb::handle b, nb::handle alpha, nb::handle out) {
-    return dc::add(operand(a, "add", "input", 1), operand(b, "add", "other", 2), to_scalar(alpha), out_arg(out));
+    return dc::add(operand(a, "add", "input", 1), operand(b, "add", "other", 2), py_number::to_scalar(alpha, "add", "alpha"), out_arg(out));
   };
   auto sub = [](nb::handle a, nb::handle b, nb::handle alpha, nb::handle out) {
-    return dc::sub(operand(a, "sub", "input", 1), operand(b, "sub", "other", 2), to_scalar(alpha), out_arg(out));
+    return dc::sub(operand(a, "sub", "input", 1), operand(b, "sub", "other", 2), py_number::to_scalar(alpha, "sub", "alpha"), out_arg(out));
   };
   for (const char* name : {"add"})
     m.def(name, returning_out(add), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, nb::arg("out") = nb::none());
@@ -179,22 +178,22 @@ void bind_module_functions(nb::module_& m) {
 }
 
 void bind_operators(TensorClass& cls) {
-  auto add = [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::add(s, t, Scalar::from_int(1)); }); };
-  auto mul = [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::mul(s, t); }); };
+  auto add = [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::add(s, t, Scalar::from_int(1)); }); };
+  auto mul = [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::mul(s, t); }); };
   cls.def("equal", &dc::equal, nb::arg("other"));
   cls.def("__add__", add).def("__radd__", add).def("__mul__", mul).def("__rmul__", mul);
-  cls.def("__sub__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::sub(s, t, Scalar::from_int(1)); }); });
+  cls.def("__sub__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::sub(s, t, Scalar::from_int(1)); }); });
   // torch.rsub(self, other) = other - self
-  cls.def("__rsub__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::sub(t, s, Scalar::from_int(1)); }); });
-  cls.def("__truediv__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::div(s, t); }); });
+  cls.def("__rsub__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::sub(t, s, Scalar::from_int(1)); }); });
+  cls.def("__truediv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::div(s, t); }); });
   // torch/_tensor.py __rdiv__: self.reciprocal() * other (two roundings, not other / self)
   cls.def("__rtruediv__", [](const Tensor& s, nb::handle o) {
-    return dunder(o, [&](const Tensor& t) {
+    return dunder(s, o, [&](const Tensor& t) {
       return dc::mul(dc::div(dc::wrapped_scalar_tensor(Scalar::from_int(1)), s), t);
     });
   });
-  cls.def("__floordiv__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::floor_divide(s, t); }); });
-  cls.def("__rfloordiv__", [](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::floor_divide(t, s); }); });
+  cls.def("__floordiv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::floor_divide(s, t); }); });
+  cls.def("__rfloordiv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::floor_divide(t, s); }); });
   cls.def("__iadd__", [](nb::handle s, nb::handle o) {
     return inplace(s, [&](Tensor& self) { dc::add(self, operand(o, "add_", "other", 1), Scalar::from_int(1), self); });
   });
@@ -212,22 +211,22 @@ void bind_operators(TensorClass& cls) {
   static constexpr const char* kDunders[] = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"};
   for (int i = 0; i < 6; ++i) {
     const dc::CompareOp op = kCompares[i].second;
-    cls.def(kDunders[i], [op](const Tensor& s, nb::handle o) { return dunder(o, [&](const Tensor& t) { return dc::compare(op, s, t); }); });
+    cls.def(kDunders[i], [op](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::compare(op, s, t); }); });
   }
   // torch's Tensor.__hash__ is id(self); keep tensors usable as dict keys next to __eq__.
   cls.def("__hash__", [](nb::handle s) { return reinterpret_cast<intptr_t>(s.ptr()); });
 }
 
 void bind_methods(TensorClass& cls) {
-  cls.def("add", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::add(s, operand(o, "add", "other", 1), to_scalar(alpha)); },
+  cls.def("add", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::add(s, operand(o, "add", "other", 1), py_number::to_scalar(alpha, "add", "alpha")); },
           nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
   cls.def("add_", [](nb::handle s, nb::handle o, nb::handle alpha) {
-    return inplace(s, [&](Tensor& self) { dc::add(self, operand(o, "add_", "other", 1), to_scalar(alpha), self); });
+    return inplace(s, [&](Tensor& self) { dc::add(self, operand(o, "add_", "other", 1), py_number::to_scalar(alpha, "add", "alpha"), self); });
   }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
-  cls.def("sub", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::sub(s, operand(o, "sub", "other", 1), to_scalar(alpha)); },
+  cls.def("sub", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::sub(s, operand(o, "sub", "other", 1), py_number::to_scalar(alpha, "sub", "alpha")); },
           nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
   cls.def("sub_", [](nb::handle s, nb::handle o, nb::handle alpha) {
-    return inplace(s, [&](Tensor& self) { dc::sub(self, operand(o, "sub_", "other", 1), to_scalar(alpha), self); });
+    return inplace(s, [&](Tensor& self) { dc::sub(self, operand(o, "sub_", "other", 1), py_number::to_scalar(alpha, "sub", "alpha"), self); });
   }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
   cls.def("mul", [](const Tensor& s, nb::handle o) { return dc::mul(s, operand(o, "mul", "other", 1)); }, nb::arg("other"));
   cls.def("mul_", [](nb::handle s, nb::handle o) {
@@ -261,10 +260,7 @@ void bind_methods(TensorClass& cls) {
             nb::arg("other"));
   }
   cls.def("copy_", [](nb::handle s, const Tensor& src, bool) {
-    return inplace(s, [&](Tensor& self) {
-      dc::check_copy_autograd(self, src);
-      dc::copy_(self, src);
-    });
+    return inplace(s, [&](Tensor& self) { dc::autograd::copy_(self, src); });
   }, nb::arg("src"), nb::arg("non_blocking") = false);
   cls.def("where", [](const Tensor& s, const Tensor& cond, nb::handle o) { return dc::where(cond, s, operand(o, "where", "other", 2)); },
           nb::arg("condition"), nb::arg("other"));

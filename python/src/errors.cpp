@@ -1,6 +1,9 @@
 // Maps the core's exception classes to the Python exceptions torch raises.
 #include "bindings.h"
 
+#include <new>
+#include <typeinfo>
+
 #include "densecore/core/error.h"
 
 void bind_errors(nb::module_& m) {
@@ -17,6 +20,14 @@ void bind_errors(nb::module_& m) {
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     } catch (const dc::Error& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const nb::cast_error&) {
+      // A binding met an argument of a type it cannot take: a TypeError, never a C++ class name.
+      PyErr_SetString(PyExc_TypeError, "an argument has a type this function does not accept");
+    } catch (const std::bad_cast&) {
+      PyErr_SetString(PyExc_TypeError, "an argument has a type this function does not accept");
+    } catch (const std::bad_alloc&) {
+      // A container (not a tensor storage, which reports its own size) could not grow.
+      PyErr_SetString(PyExc_RuntimeError, "DefaultCPUAllocator: can't allocate memory: out of memory");
     }
   });
 }

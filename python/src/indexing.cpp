@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
+#include "py_number.h"
 #include "dtype_caster.h"
 
 #include "densecore/autograd/grad_mode.h"
@@ -57,9 +58,9 @@ void store(nb::handle h, T*& out) {
   } else if (PyBool_Check(h.ptr())) {
     *out++ = dc::convert<T>(h.ptr() == Py_True);
   } else if (is_int(h)) {
-    *out++ = dc::convert<T>(int64_t(PyLong_AsLongLong(h.ptr())));
+    *out++ = dc::convert<T>(py_number::unpack_long(h));
   } else if (PyFloat_Check(h.ptr())) {
-    *out++ = dc::convert<T>(PyFloat_AsDouble(h.ptr()));
+    *out++ = dc::convert<T>(PyFloat_AS_DOUBLE(h.ptr()));
   } else {
     for (size_t i = 0, n = nb::len(h); i < n; ++i) store(h[i], out);
   }
@@ -95,7 +96,7 @@ TensorIndex parse_slice(nb::handle obj) {
 }
 
 TensorIndex parse_item(nb::handle obj) {
-  if (is_int(obj)) return TensorIndex::of_int(PyLong_AsLongLong(obj.ptr()));
+  if (is_int(obj)) return TensorIndex::of_int(py_number::unpack_long(obj));
   if (PySlice_Check(obj.ptr())) return parse_slice(obj);
   if (obj.ptr() == Py_Ellipsis) return TensorIndex::ellipsis();
   if (obj.is_none()) return TensorIndex::none();
@@ -107,7 +108,7 @@ TensorIndex parse_item(nb::handle obj) {
     PyErr_Clear();
     invalid_index(obj);
   }
-  return TensorIndex::of_int(PyLong_AsLongLong(idx.ptr()));
+  return TensorIndex::of_int(py_number::unpack_long(idx));
 }
 
 // NumPy's heuristic, kept by torch: a short list holding a tensor, sequence, slice, None or
@@ -162,12 +163,12 @@ Tensor getitem(const Tensor& self, nb::handle index) {
 Tensor value_to_tensor(const Tensor& self, nb::handle value) {
   if (nb::isinstance<Tensor>(value)) return nb::cast<Tensor>(value);
   if (PyBool_Check(value.ptr()) || is_int(value))
-    return dc::value_to_tensor(dc::Scalar::from_int(PyLong_AsLongLong(value.ptr())), self.dtype());
+    return dc::value_to_tensor(dc::Scalar::from_int(py_number::unpack_long(value)), self.dtype());
   if (PyFloat_Check(value.ptr()))
-    return dc::value_to_tensor(dc::Scalar::from_double(PyFloat_AsDouble(value.ptr())), self.dtype());
+    return dc::value_to_tensor(dc::Scalar::from_double(PyFloat_AS_DOUBLE(value.ptr())), self.dtype());
   if (PyIndex_Check(value.ptr())) {
     nb::object idx = nb::steal(PyNumber_Index(value.ptr()));
-    if (idx.is_valid()) return dc::value_to_tensor(dc::Scalar::from_int(PyLong_AsLongLong(idx.ptr())), self.dtype());
+    if (idx.is_valid()) return dc::value_to_tensor(dc::Scalar::from_int(py_number::unpack_long(idx)), self.dtype());
     PyErr_Clear();
   }
   throw dc::TypeError(dc::format("can't assign a {} to a torch.{}Tensor", Py_TYPE(value.ptr())->tp_name,
@@ -184,13 +185,30 @@ void setitem(const Tensor& self, nb::handle index, nb::handle value) {
   dc::set_item(self, parse_index(index), v);
 }
 
+// index_put's indices: a tuple or list of tensors, None for a whole dim (torch's Tensor?[]).
+std::vector<Tensor> optional_tensors(nb::handle seq, const char* fn) {
+  if (!PyTuple_Check(seq.ptr()) && !PyList_Check(seq.ptr()))
+    throw dc::TypeError(dc::format("{}(): argument 'indices' must be tuple of Tensors, not {}", fn,
+                                   Py_TYPE(seq.ptr())->tp_name));
+  std::vector<Tensor> out;
+  for (nb::handle item : seq) {
+    if (item.is_none()) {
+      out.emplace_back();
+    } else if (nb::isinstance<Tensor>(item)) {
+      out.push_back(nb::cast<Tensor>(item));
+    } else {
+      throw dc::TypeError(dc::format("{}(): argument 'indices' must be tuple of Tensors, but found element of type {}",
+                                     fn, Py_TYPE(item.ptr())->tp_name));
+    }
+  }
+  return out;
+}
+
 // masked_fill's value: a Python number or a 0-dim tensor.
 template <class F>
 Tensor with_fill_value(nb::handle value, F&& f) {
   if (nb::isinstance<Tensor>(value)) return f(nb::cast<Tensor>(value));
-  if (PyBool_Check(value.ptr())) return f(dc::Scalar::from_bool(value.ptr() == Py_True));
-  if (is_int(value)) return f(dc::Scalar::from_int(PyLong_AsLongLong(value.ptr())));
-  if (PyFloat_Check(value.ptr())) return f(dc::Scalar::from_double(PyFloat_AsDouble(value.ptr())));
+  if (py_number::is_number(value)) return f(py_number::scalar(value));
   throw dc::TypeError(dc::format("masked_fill(): argument 'value' must be Number or Tensor, not {}",
                                  Py_TYPE(value.ptr())->tp_name));
 }
@@ -203,38 +221,20 @@ Tensor masked_fill_(const Tensor& self, const Tensor& mask, nb::handle value) {
   return with_fill_value(value, [&](const auto& v) { return dc::masked_fill_(self, mask, v); });
 }
 
-// ------------------------------------------------------------ development helpers
-
-// Until torch.arange / torch.tensor / Tensor.to land from the creation work: tests fall back to
-// these only when the torch-named function is missing (see tests/python/test_views.py).
-Tensor dev_arange(nb::handle end, std::optional<dc::DType> dtype) {
-  const bool is_float = PyFloat_Check(end.ptr());
-  const int64_t n = is_float ? int64_t(PyFloat_AsDouble(end.ptr())) : PyLong_AsLongLong(end.ptr());
-  const dc::DType d = dtype.value_or(is_float ? dc::default_dtype() : dc::DType::Int64);
-  const int64_t shape[] = {n};
-  Tensor t = Tensor::empty(shape, d);
-  dc::dispatch_dtype(d, [&]<class T>() {
-    for (int64_t i = 0; i < n; ++i) t.data<T>()[i] = dc::convert<T>(i);
-  });
-  return t;
-}
-
-/// scatter_ / scatter_add_ record no autograd node yet: refuse rather than give silent zero gradients.
-Tensor scatter_checked_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool add) {
-  const bool grad = dc::is_grad_enabled() && (dc::requires_grad(self) || dc::requires_grad(src));
-  if (grad) throw dc::NotImplementedError("densecore: autograd through scatter/scatter_add is not implemented yet");
-  return add ? dc::scatter_add_(self, dim, index, src) : dc::scatter_(self, dim, index, src);
-}
-
-Tensor scatter_out_of_place(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool add) {
-  Tensor out = dc::clone(self);
-  scatter_checked_(out, dim, index, src, add);
-  return out;
-}
 
 }  // namespace
 
 void bind_indexing(nb::module_& m, TensorClass& cls) {
+  cls.def("index_put_", [](nb::handle self, nb::handle indices, const Tensor& values, bool accumulate) {
+        dc::index_put_(nb::cast<const Tensor&>(self), optional_tensors(indices, "index_put_"), values, accumulate);
+        return nb::borrow(self);
+      }, nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false)
+      .def("index_put", [](const Tensor& self, nb::handle indices, const Tensor& values, bool accumulate) {
+        return dc::index_put(self, optional_tensors(indices, "index_put"), values, accumulate);
+      }, nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false);
+  m.def("index_put", [](const Tensor& self, nb::handle indices, const Tensor& values, bool accumulate) {
+        return dc::index_put(self, optional_tensors(indices, "index_put"), values, accumulate);
+      }, nb::arg("input"), nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false);
   cls.def("__getitem__", &getitem, nb::arg("index").none())
       .def("__setitem__", &setitem, nb::arg("index").none(), nb::arg("value").none())
       .def("index_select", &dc::index_select, nb::arg("dim"), nb::arg("index"))
@@ -242,24 +242,22 @@ void bind_indexing(nb::module_& m, TensorClass& cls) {
       .def("masked_fill_", &masked_fill_, nb::arg("mask"), nb::arg("value"))
       .def("gather", &dc::gather, nb::arg("dim"), nb::arg("index"))
       .def("nonzero", &dc::nonzero)
-      .def("scatter_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_checked_(t, d, i, s, false); },
+      .def("scatter_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_(t, d, i, s); },
            nb::arg("dim"), nb::arg("index"), nb::arg("src"))
-      .def("scatter_add_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_checked_(t, d, i, s, true); },
+      .def("scatter_add_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add_(t, d, i, s); },
            nb::arg("dim"), nb::arg("index"), nb::arg("src"))
-      .def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, false); },
+      .def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter(t, d, i, s); },
            nb::arg("dim"), nb::arg("index"), nb::arg("src"))
-      .def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, true); },
+      .def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add(t, d, i, s); },
            nb::arg("dim"), nb::arg("index"), nb::arg("src"));
-  m.def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, false); },
+  m.def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter(t, d, i, s); },
         nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
-  m.def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return scatter_out_of_place(t, d, i, s, true); },
+  m.def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add(t, d, i, s); },
         nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
   m.def("index_select", &dc::index_select, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
   m.def("masked_fill", &masked_fill, nb::arg("input"), nb::arg("mask"), nb::arg("value"));
   m.def("gather", &dc::gather, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
   m.def("nonzero", &dc::nonzero, nb::arg("input"));
-
-  m.def("_dev_arange", &dev_arange, nb::arg("end"), nb::arg("dtype") = nb::none());
   m.def("_dev_tensor", [](nb::handle data, std::optional<dc::DType> dtype) { return tensor_from_data(data, dtype, false); },
         nb::arg("data"), nb::arg("dtype") = nb::none());
   m.def("_dev_to", [](const Tensor& t, dc::DType d) {

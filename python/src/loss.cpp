@@ -5,6 +5,7 @@
 #include <nanobind/stl/optional.h>
 
 #include "bindings.h"
+#include "gil.h"
 
 #include "densecore/ops/loss.h"
 
@@ -21,6 +22,7 @@ void bind_loss(nb::module_& m, TensorClass& cls) {
   m.def(
       "_nll_loss_nd",
       [](const Tensor& input, const Tensor& target, const OptTensor& weight, int64_t reduction, int64_t ignore_index) {
+        gil::ReleaseIf release(gil::is_long(input));
         return dc::nll_loss_nd(input, target, or_undefined(weight), reduction, ignore_index);
       },
       nb::arg("input"), nb::arg("target"), nb::arg("weight").none() = nb::none(), nb::arg("reduction") = 1,
@@ -29,9 +31,10 @@ void bind_loss(nb::module_& m, TensorClass& cls) {
       "_cross_entropy_loss",
       [](const Tensor& input, const Tensor& target, const OptTensor& weight, int64_t reduction, int64_t ignore_index,
          double label_smoothing) {
+        gil::ReleaseIf release(gil::is_long(input));
         return dc::cross_entropy(input, target, or_undefined(weight), reduction, ignore_index, label_smoothing);
       },
       nb::arg("input"), nb::arg("target"), nb::arg("weight").none() = nb::none(), nb::arg("reduction") = 1,
       nb::arg("ignore_index") = -100, nb::arg("label_smoothing") = 0.0);
-  m.def("_mse_loss", &dc::mse_loss, nb::arg("input"), nb::arg("target"), nb::arg("reduction") = 1);
+  m.def("_mse_loss", DC_RELEASING_GIL(dc::mse_loss), nb::arg("input"), nb::arg("target"), nb::arg("reduction") = 1);
 }

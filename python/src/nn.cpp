@@ -5,6 +5,7 @@
 #include <nanobind/stl/tuple.h>
 
 #include "bindings.h"
+#include "gil.h"
 #include "int_args.h"
 #include "densecore/ops/nn.h"
 
@@ -12,7 +13,7 @@ namespace {
 
 using dc::Tensor;
 
-Tensor opt_tensor(nb::handle h) { return h.is_none() ? Tensor() : nb::cast<Tensor>(h); }
+Tensor opt_tensor(nb::handle h) { return opt_tensor_arg(h, "layer_norm", "weight"); }
 nb::object or_none(const Tensor& t) { return t.defined() ? nb::cast(t) : nb::none(); }
 
 }  // namespace
@@ -21,6 +22,7 @@ void bind_nn(nb::module_& m, TensorClass& cls) {
   m.def("embedding",
         [](const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
           dc::check<dc::NotImplementedError>(!sparse, "densecore: sparse embedding gradients are not supported");
+          gil::ReleaseIf release(gil::is_long(indices) || gil::is_long(weight));
           return dc::embedding(weight, indices, padding_idx, scale_grad_by_freq);
         },
         nb::arg("weight"), nb::arg("indices"), nb::arg("padding_idx") = -1, nb::arg("scale_grad_by_freq") = false,
@@ -47,12 +49,17 @@ void bind_nn(nb::module_& m, TensorClass& cls) {
   m.def("layer_norm",
         [](const Tensor& input, nb::handle shape, nb::handle weight, nb::handle bias, double eps, bool) {
           const auto s = int_args::to_int_list(shape, "layer_norm", "normalized_shape");
-          return dc::layer_norm(input, s, opt_tensor(weight), opt_tensor(bias), eps);
+          const Tensor w = opt_tensor(weight), b = opt_tensor(bias);
+          gil::ReleaseIf release(gil::is_long(input));
+          return dc::layer_norm(input, s, w, b, eps);
         },
         nb::arg("input"), nb::arg("normalized_shape"), nb::arg("weight").none() = nb::none(),
         nb::arg("bias").none() = nb::none(), nb::arg("eps") = 1e-5, nb::arg("cudnn_enable") = true);
   // torch.nn.functional.gelu lives in torch._C._nn; keep it out of the top-level namespace.
-  m.def("_nn_gelu", [](const Tensor& x, const std::string& approximate) { return dc::gelu(x, approximate); },
+  m.def("_nn_gelu", [](const Tensor& x, const std::string& approximate) {
+          gil::ReleaseIf release(gil::is_long(x));
+          return dc::gelu(x, approximate);
+        },
         nb::arg("input"), nb::arg("approximate") = "none");
   m.def("_nn_gelu_backward",
         [](const Tensor& g, const Tensor& x, const std::string& approximate) {
@@ -61,14 +68,18 @@ void bind_nn(nb::module_& m, TensorClass& cls) {
         nb::arg("grad_output"), nb::arg("input"), nb::arg("approximate") = "none");
   m.def("dropout",
         [](nb::handle input, double p, bool train) -> nb::object {
-          const Tensor& x = nb::cast<const Tensor&>(input);
-          Tensor r = dc::dropout(x, p, train);
+          const Tensor& x = tensor_arg(input, "dropout", "input");
+          Tensor r;
+          {
+            gil::ReleaseIf release(gil::is_long(x));
+            r = dc::dropout(x, p, train);
+          }
           return r.is_same(x) ? nb::borrow(input) : nb::cast(std::move(r));  // torch returns input itself
         },
         nb::arg("input"), nb::arg("p"), nb::arg("train"));
   m.def("dropout_",
         [](nb::handle input, double p, bool train) {
-          dc::dropout_(nb::cast<const Tensor&>(input), p, train);
+          dc::dropout_(tensor_arg(input, "dropout_", "input"), p, train);
           return nb::borrow(input);
         },
         nb::arg("input"), nb::arg("p"), nb::arg("train"));

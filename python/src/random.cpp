@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "bindings.h"
+#include "py_number.h"
 #include "dtype_caster.h"
 #include "int_args.h"
 #include "densecore/ops/random.h"
@@ -86,9 +87,9 @@ FactoryKw take_kwargs(nb::kwargs& kw, const char* fn) {
     nb::del(kw[k]);
     if (v.is_none()) continue;
     const std::string key = k;
-    if (key == "dtype") out.dtype = nb::cast<DType>(v);
+    if (key == "dtype") out.dtype = *dtype_arg(v, fn, /*none_ok=*/false);
     else if (key == "generator") out.gen = gen_of(v);
-    else if (key == "requires_grad") out.requires_grad = nb::cast<bool>(v);
+    else if (key == "requires_grad") out.requires_grad = bool_arg(v, fn, "requires_grad");
     else if (key == "device" && nb::cast<std::string>(nb::str(v)).rfind("cpu", 0) != 0)
       throw dc::Error("densecore has no device '" + nb::cast<std::string>(nb::str(v)) + "'");
     else if (key == "out") throw dc::NotImplementedError(dc::format("{}(): out= is not supported", fn));
@@ -144,7 +145,7 @@ const Tensor& random_method(const Tensor& self, nb::args args, nb::kwargs kw) {
   if (kw.contains("from")) pos.insert(pos.begin(), kw["from"]);
   if (kw.contains("to")) pos.push_back(kw["to"]);
   if (pos.empty()) return dc::random_(self, gen);
-  if (pos.size() == 1) return dc::random_(self, 0, int_args::to_int(pos[0], "random_", "to"), gen);
+  if (pos.size() == 1) return dc::random_to_(self, int_args::to_int(pos[0], "random_", "to"), gen);
   const int64_t from = int_args::to_int(pos[0], "random_", "from");
   if (pos[1].is_none()) return dc::random_(self, from, std::nullopt, gen);
   return dc::random_(self, from, int_args::to_int(pos[1], "random_", "to"), gen);
@@ -152,7 +153,7 @@ const Tensor& random_method(const Tensor& self, nb::args args, nb::kwargs kw) {
 
 nb::object bernoulli_any(const Tensor& self, nb::handle p, nb::handle generator) {
   if (p.is_none()) return nb::cast(dc::bernoulli(self, gen_of(generator)));
-  return nb::cast(dc::bernoulli(self, nb::cast<double>(p), gen_of(generator)));
+  return nb::cast(dc::bernoulli(self, py_number::to_scalar(p, "bernoulli", "p").to_double(), gen_of(generator)));
 }
 
 void bind_generator(nb::module_& m) {
@@ -214,7 +215,7 @@ void bind_random(nb::module_& m, TensorClass& cls) {
   m.def("randint", &randint);
   m.def("randperm", [](int64_t n, nb::handle generator, nb::handle dtype, nb::handle,
                        bool requires_grad, nb::handle, nb::handle) {
-    const DType t = dtype.is_none() ? DType::Int64 : nb::cast<DType>(dtype);
+    const DType t = dtype_arg(dtype, "randperm").value_or(DType::Int64);
     return finish(dc::randperm(n, t, gen_of(generator)), requires_grad);
   }, nb::arg("n"), nb::kw_only(), nb::arg("generator") = nb::none(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, nb::arg("layout") = nb::none(),
@@ -222,7 +223,7 @@ void bind_random(nb::module_& m, TensorClass& cls) {
   m.def("normal", [](double mean, double std, nb::handle size, nb::handle generator, nb::handle dtype,
                      nb::handle, bool requires_grad, nb::handle) {
     const std::vector<int64_t> sizes = int_args::to_int_list(size, "normal", "size");
-    const DType t = dtype.is_none() ? dc::default_dtype() : nb::cast<DType>(dtype);
+    const DType t = dtype_arg(dtype, "normal").value_or(dc::default_dtype());
     return finish(dc::normal(mean, std, sizes, t, gen_of(generator)), requires_grad);
   }, nb::arg("mean"), nb::arg("std"), nb::arg("size"), nb::kw_only(), nb::arg("generator") = nb::none(),
      nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(), nb::arg("requires_grad") = false,
@@ -252,7 +253,7 @@ void bind_random(nb::module_& m, TensorClass& cls) {
   });
   cls.def("bernoulli_", [](nb::handle s, nb::handle p, nb::handle generator) {
     if (nb::isinstance<Tensor>(p)) dc::bernoulli_(self_of(s), nb::cast<const Tensor&>(p), gen_of(generator));
-    else dc::bernoulli_(self_of(s), nb::cast<double>(p), gen_of(generator));
+    else dc::bernoulli_(self_of(s), py_number::to_scalar(p, "bernoulli_", "p").to_double(), gen_of(generator));
     return nb::borrow(s);
   }, nb::arg("p") = 0.5, nb::kw_only(), nb::arg("generator") = nb::none());
   cls.def("exponential_", [](nb::handle s, double lambd, nb::handle generator) {

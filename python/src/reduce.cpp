@@ -7,6 +7,7 @@
 #include <nanobind/stl/optional.h>
 
 #include "bindings.h"
+#include "gil.h"
 #include "dtype_caster.h"
 #include "int_args.h"
 
@@ -38,7 +39,7 @@ nb::object max_min(const Tensor& t, nb::handle dim, nb::handle keepdim_h, bool i
       throw dc::TypeError(dc::format("{}() received an invalid combination of arguments - got (keepdim=bool, )", fn));
     return nb::cast(is_max ? dc::max(t) : dc::min(t));
   }
-  const bool keepdim = keepdim_h.is_none() ? false : nb::cast<bool>(keepdim_h);
+  const bool keepdim = keepdim_h.is_none() ? false : bool_arg(keepdim_h, fn, "keepdim");
   if (nb::isinstance<Tensor>(dim)) {
     const Tensor& o = nb::cast<const Tensor&>(dim);
     return nb::cast(is_max ? dc::maximum(t, o) : dc::minimum(t, o));
@@ -53,10 +54,14 @@ std::optional<int64_t> opt_dim(nb::handle dim, const char* fn) {
 }
 
 Tensor sum_any(const Tensor& t, nb::handle dim, bool keepdim, Dtype dtype) {
-  return dc::sum(t, dims_arg(dim, "sum"), keepdim, dtype);
+  const std::vector<int64_t> dims = dims_arg(dim, "sum");
+  gil::ReleaseIf release(gil::is_long(t));
+  return dc::sum(t, dims, keepdim, dtype);
 }
 Tensor mean_any(const Tensor& t, nb::handle dim, bool keepdim, Dtype dtype) {
-  return dc::mean(t, dims_arg(dim, "mean"), keepdim, dtype);
+  const std::vector<int64_t> dims = dims_arg(dim, "mean");
+  gil::ReleaseIf release(gil::is_long(t));
+  return dc::mean(t, dims, keepdim, dtype);
 }
 Tensor amax_any(const Tensor& t, nb::handle dim, bool keepdim) { return dc::amax(t, dims_arg(dim, "amax"), keepdim); }
 Tensor amin_any(const Tensor& t, nb::handle dim, bool keepdim) { return dc::amin(t, dims_arg(dim, "amin"), keepdim); }
@@ -69,8 +74,14 @@ Tensor argmin_any(const Tensor& t, nb::handle dim, bool keepdim) {
 nb::object topk_any(const Tensor& t, int64_t k, int64_t dim, bool largest, bool sorted) {
   return named_pair("topk", dc::topk(t, k, dim, largest, sorted));
 }
-Tensor softmax_any(const Tensor& t, int64_t dim, Dtype dtype) { return dc::softmax(t, dim, dtype); }
-Tensor log_softmax_any(const Tensor& t, int64_t dim, Dtype dtype) { return dc::log_softmax(t, dim, dtype); }
+Tensor softmax_any(const Tensor& t, int64_t dim, Dtype dtype) {
+  gil::ReleaseIf release(gil::is_long(t));
+  return dc::softmax(t, dim, dtype);
+}
+Tensor log_softmax_any(const Tensor& t, int64_t dim, Dtype dtype) {
+  gil::ReleaseIf release(gil::is_long(t));
+  return dc::log_softmax(t, dim, dtype);
+}
 
 }  // namespace
 

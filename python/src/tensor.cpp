@@ -1,5 +1,6 @@
 // The Tensor class: read-only layout properties. Ops and views add their methods in their own files.
 #include "bindings.h"
+#include "int_args.h"
 #include "dtype_caster.h"
 
 #include <nanobind/stl/string.h>
@@ -38,14 +39,14 @@ void bind_tensor(nb::module_& m, TensorClass& cls) {
           "size",
           [](const dc::Tensor& t, nb::object d) -> nb::object {
             if (d.is_none()) return make_size(t.sizes());
-            return nb::int_(t.size(nb::cast<int64_t>(d)));
+            return nb::int_(t.size(int_args::to_int(d, "size", "dim")));
           },
           nb::arg("dim") = nb::none())
       .def(
           "stride",
           [](const dc::Tensor& t, nb::object d) -> nb::object {
             if (d.is_none()) return nb::tuple(nb::cast(t.strides()));
-            return nb::int_(t.stride(nb::cast<int64_t>(d)));
+            return nb::int_(t.stride(int_args::to_int(d, "stride", "dim")));
           },
           nb::arg("dim") = nb::none())
       .def("dim", &dc::Tensor::dim)

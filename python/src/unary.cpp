@@ -6,6 +6,8 @@
 #include <nanobind/stl/optional.h>
 
 #include "bindings.h"
+#include "py_number.h"
+#include "densecore/ops/index.h"
 #include "dtype_caster.h"
 #include "int_args.h"
 
@@ -19,18 +21,13 @@ using dc::Scalar;
 using dc::Tensor;
 using UnaryFn = Tensor (*)(const Tensor&, const Tensor&);
 
+// A Number argument; a 0-dim tensor counts as its value here (torch's overloads taking a Tensor).
 Scalar py_scalar(nb::handle h, const char* fn, const char* arg) {
-  if (PyBool_Check(h.ptr())) return Scalar::from_bool(h.ptr() == Py_True);
-  if (PyLong_Check(h.ptr())) return Scalar::from_int(PyLong_AsLongLong(h.ptr()));
-  if (PyFloat_Check(h.ptr())) return Scalar::from_double(PyFloat_AsDouble(h.ptr()));
-  if (nb::isinstance<Tensor>(h) && nb::cast<const Tensor&>(h).dim() == 0) {
-    nb::object v = h.attr("item")();
-    return py_scalar(v, fn, arg);
-  }
-  throw dc::TypeError(dc::format("{}(): argument '{}' must be Number, not {}", fn, arg, Py_TYPE(h.ptr())->tp_name));
+  if (nb::isinstance<Tensor>(h) && nb::cast<const Tensor&>(h).dim() == 0) return dc::item(nb::cast<const Tensor&>(h));
+  return py_number::to_scalar(h, fn, arg);
 }
 
-Tensor out_arg(nb::handle out) { return out.is_none() ? Tensor() : nb::cast<Tensor>(out); }
+Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 
 nb::object result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
 

@@ -44,7 +44,7 @@ std::vector<Tensor> tensor_list(nb::handle h, const char* fn) {
 // view(*shape) or view(dtype).
 Tensor view_any(const Tensor& t, nb::args args, nb::kwargs kwargs) {
   if (args.size() == 1 && nb::isinstance<PyDType>(args[0])) return dc::view_dtype(t, nb::cast<dc::DType>(args[0]));
-  if (args.size() == 0 && kwargs.contains("dtype")) return dc::view_dtype(t, nb::cast<dc::DType>(kwargs["dtype"]));
+  if (args.size() == 0 && kwargs.contains("dtype")) return dc::view_dtype(t, *dtype_arg(kwargs["dtype"], "view", false));
   return dc::view(t, varargs(args, kwargs, "view", "size"));
 }
 
@@ -68,6 +68,15 @@ Tensor movedim_any(const Tensor& t, nb::handle src, nb::handle dst) {
 Tensor as_strided_any(const Tensor& t, nb::handle size, nb::handle stride, std::optional<int64_t> offset) {
   return dc::as_strided(t, to_int_list(size, "as_strided", "size"), to_int_list(stride, "as_strided", "stride"),
                         offset);
+}
+
+// torch.preserve_format (the default) / torch.contiguous_format; other formats are refused.
+dc::MemoryFormat memory_format_arg(nb::handle h, const char* fn) {
+  if (h.is_none()) return dc::MemoryFormat::Preserve;
+  const std::string name = nb::cast<std::string>(nb::repr(h));
+  if (name == "torch.preserve_format") return dc::MemoryFormat::Preserve;
+  if (name == "torch.contiguous_format") return dc::MemoryFormat::Contiguous;
+  throw dc::NotImplementedError(dc::format("{}(): memory_format={} is not supported by densecore", fn, name));
 }
 
 Tensor contiguous_fresh(const Tensor& t) {
@@ -109,7 +118,7 @@ void bind_view_methods(TensorClass& cls) {
       .def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("dim") = 0)
       .def("as_strided", &as_strided_any, nb::arg("size"), nb::arg("stride"), nb::arg("storage_offset") = nb::none())
       .def("contiguous", &contiguous_fresh)
-      .def("clone", [](const Tensor& t, nb::handle) { return dc::clone(t); }, nb::kw_only(),
+      .def("clone", [](const Tensor& t, nb::handle format) { return dc::clone(t, memory_format_arg(format, "clone")); }, nb::kw_only(),
            nb::arg("memory_format").none() = nb::none())
       .def("detach", &dc::detach)
       .def("movedim", &movedim_any, nb::arg("source"), nb::arg("destination"))
@@ -144,7 +153,7 @@ void bind_view_functions(nb::module_& m) {
   m.def("movedim", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
   m.def("moveaxis", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
   m.def("detach", &dc::detach, nb::arg("input"));
-  m.def("clone", [](const Tensor& t, nb::handle) { return dc::clone(t); }, nb::arg("input"), nb::kw_only(),
+  m.def("clone", [](const Tensor& t, nb::handle format) { return dc::clone(t, memory_format_arg(format, "clone")); }, nb::arg("input"), nb::kw_only(),
         nb::arg("memory_format").none() = nb::none());
   for (const char* name : {"cat", "concat", "concatenate"})
     m.def(name, [name](nb::handle ts, int64_t dim) { return dc::cat(tensor_list(ts, name), dim); },

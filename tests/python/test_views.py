@@ -9,7 +9,6 @@ DTYPES = ["float32", "float64", "int64", "bool", "float16", "bfloat16", "uint8"]
 # Run in both processes. The getattr fallbacks exist only for development builds that predate the
 # creation ops (torch.arange/torch.tensor/Tensor.to); real torch and complete builds never use them.
 SETUP = """
-if not hasattr(torch, "arange"): torch.arange = torch._C._dev_arange
 if not hasattr(torch, "tensor"): torch.tensor = torch._C._dev_tensor
 if not hasattr(torch.Tensor, "to"): torch.Tensor.to = torch._C._dev_to
 
