@@ -218,12 +218,8 @@ ENGINE_CASES = {
                                "torch.empty(3, requires_grad=True).requires_grad, torch.rand(3, requires_grad=True).requires_grad, "
                                "torch.randn(3, requires_grad=True).is_leaf, torch.zeros(3).requires_grad]",
     "grad_fn_chain": "a = leaf((2, 3), 1); y = (a.t() @ a).view(9)[::2]; out = [name(y), [f[0].name() if f[0] is not None else None for f in y.grad_fn.next_functions]]",
-}
-
-# Known gaps (docs/exactness.md, "Autograd"): densecore does not track view bases, so in-place writes
-# into tensors that take part in autograd (CopySlices, CopyBackwards, IndexPutBackward0) raise
-# NotImplementedError, and as_strided has no backward.
-GAP_CASES = {
+    # In-place writes into tensors that take part in autograd (CopySlices, CopyBackwards) and as_strided's
+    # backward; test_inplace_views.py has many more.
     "setitem_nonleaf": "a = leaf((4,), 1); h = a * 2; h[1] = 5.0; bw(h); out = [h, a.grad, name(h)]",
     "setitem_value_grad": "a = leaf((2,), 1); h = torch.zeros(4); h[1:3] = a; bw(h); out = [h, a.grad]",
     "copy_nonleaf": "a = leaf((4,), 1); h = a * 2; h.copy_(vals((4,), 3)); bw(h); out = [h, a.grad]",
@@ -250,8 +246,8 @@ def test_matmul_gradients(env):
     oracle.assert_cases_equal(_expand(MATMUL_CASES), setup=SETUP, env=env)
 
 
-# Error cases whose message is compared too (the saved-tensor message names torch's node differently).
-MESSAGE_CASES = ["second_backward_error", "leaf_inplace_error", "leaf_setitem_error", "out_error",
+# Error cases whose message is compared too.
+MESSAGE_CASES = ["second_backward_error", "modified_saved_error", "leaf_inplace_error", "leaf_setitem_error", "out_error",
                  "autograd_grad_unused", "autograd_grad_nograd_input", "leaf_copy_error", "leaf_masked_fill_error"]
 
 
@@ -261,9 +257,3 @@ def test_engine():
 
 def test_engine_error_messages():
     oracle.assert_cases_equal({k: ENGINE_CASES[k] for k in MESSAGE_CASES}, setup=SETUP, match_message=True)
-
-
-@pytest.mark.parametrize("case", sorted(GAP_CASES))
-@pytest.mark.xfail(strict=True, reason="in-place autograd on views / as_strided backward: docs/exactness.md")
-def test_known_gaps(case):
-    oracle.assert_cases_equal({case: GAP_CASES[case]}, setup=SETUP)

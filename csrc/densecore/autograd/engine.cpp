@@ -216,7 +216,7 @@ void execute(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad
       auto n = filter->needed.find(&fn);
       if (n == filter->needed.end() || !n->second) continue;
     }
-    for (const auto& hook : fn.pre_hooks) hook(task.inputs);
+    for (const auto& hook : fn.pre_hooks) hook.fn(task.inputs);
     std::vector<Tensor> outputs = fn.apply(std::move(task.inputs));
     if (!retain_graph) fn.release_variables();
     if (fn.next_edges.empty()) continue;

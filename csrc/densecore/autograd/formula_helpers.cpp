@@ -6,6 +6,8 @@
 #include "densecore/autograd/formula_helpers.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
@@ -15,12 +17,38 @@
 #include "densecore/ops/join.h"
 #include "densecore/ops/linalg.h"
 #include "densecore/ops/reduce.h"
+#include "densecore/ops/unary.h"
 #include "densecore/ops/view.h"
 
 namespace dc {
 namespace {
 
 Tensor zero_scalar(DType dtype) { return value_to_tensor(Scalar::from_int(0), dtype); }
+
+// self.sgn() for real dtypes: 1, -1, or 0 (NaN gives 0, as torch's sign).
+Tensor sgn(const Tensor& self) {
+  const Tensor zero = zero_scalar(self.dtype());
+  return where(compare(CompareOp::Gt, self, zero), value_to_tensor(Scalar::from_int(1), self.dtype()),
+               where(compare(CompareOp::Lt, self, zero), value_to_tensor(Scalar::from_int(-1), self.dtype()), zero));
+}
+
+// a | b for bool tensors.
+Tensor logical_or(const Tensor& a, const Tensor& b) { return where(a, a, b); }
+
+// value.isnan().item() for a one-element tensor.
+bool compare_item_ne_self(const Tensor& value) { return item(compare(CompareOp::Ne, value, value)).v.b; }
+
+// unsqueeze_multiple (FunctionsManual.cpp): puts back the reduced dims of a keepdim=False result.
+Tensor unsqueeze_multiple(const Tensor& t, std::span<const int64_t> dims, int64_t ndim) {
+  if (dims.empty()) return t;
+  if (dims.size() == 1) return unsqueeze(t, dims[0]);
+  std::vector<bool> mask(ndim, false);
+  for (int64_t d : dims) mask[wrap_dim(d, ndim)] = true;
+  Tensor r = t;
+  for (int64_t i = 0; i < ndim; ++i)
+    if (mask[i]) r = unsqueeze(r, i);
+  return r;
+}
 
 }  // namespace
 
@@ -130,10 +158,34 @@ Tensor gather_backward(const Tensor& grad, std::span<const int64_t> sizes, int64
 }
 
 Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
-                                          std::span<const int64_t> sizes) {
+                                          std::span<const int64_t> sizes, bool keepdim) {
   Tensor z = zeros(sizes, grad.dtype());
-  scatter_(z, dim, indices, grad);
+  if (keepdim) return scatter_(z, dim, indices, grad), z;
+  scatter_(z, dim, unsqueeze(indices, dim), unsqueeze(grad, dim));
   return z;
+}
+
+Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& value) {
+  // mask = value.isnan() ? self.isnan() : self == value (x != x is isnan)
+  const bool value_is_nan = compare_item_ne_self(value);
+  const Tensor mask = value_is_nan ? compare(CompareOp::Ne, self, self) : compare(CompareOp::Eq, self, value);
+  Tensor out = zeros(self.sizes(), self.dtype());
+  masked_fill_(out, mask, div(grad, sum(mask)));
+  return out;
+}
+
+Tensor index_put_self_backward(const Tensor& grad, std::span<const Tensor> indices,
+                               std::span<const int64_t> value_sizes, bool accumulate) {
+  if (accumulate) return grad;
+  Tensor out = clone(grad);  // grad.index_put(indices, zeros_like(values), false)
+  index_put_(out, indices, zeros(value_sizes, grad.dtype()), false);
+  return out;
+}
+
+Tensor scatter_self_backward(const Tensor& grad, int64_t dim, const Tensor& index) {
+  Tensor out = clone(grad);
+  scatter_(out, dim, index, expand(zero_scalar(grad.dtype()), index.sizes()));
+  return out;
 }
 
 Tensor masked_fill_value_backward(const Tensor& grad, const Tensor& mask) {
@@ -143,12 +195,14 @@ Tensor masked_fill_value_backward(const Tensor& grad, const Tensor& mask) {
 
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max) {
+  // torch 2.14.1 lets the gradient through strictly inside the bounds: an element equal to a bound
+  // gets 0 (checked against torch at both bounds, with one bound and with two).
   const Tensor zero = zero_scalar(grad.dtype());
-  const auto ge = [&] { return compare(CompareOp::Ge, self, wrapped_scalar_tensor(*min)); };
-  const auto le = [&] { return compare(CompareOp::Le, self, wrapped_scalar_tensor(*max)); };
-  if (min && max) return where(ge(), where(le(), grad, zero), zero);  // (self >= min) & (self <= max)
-  if (min) return where(ge(), grad, zero);
-  return where(le(), grad, zero);
+  const auto gt = [&] { return compare(CompareOp::Gt, self, wrapped_scalar_tensor(*min)); };
+  const auto lt = [&] { return compare(CompareOp::Lt, self, wrapped_scalar_tensor(*max)); };
+  if (min && max) return where(gt(), where(lt(), grad, zero), zero);  // (self > min) & (self < max)
+  if (min) return where(gt(), grad, zero);
+  return where(lt(), grad, zero);
 }
 
 Tensor max_min_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_side, bool is_max) {
@@ -159,11 +213,94 @@ Tensor max_min_backward(const Tensor& grad, const Tensor& self, const Tensor& ot
   return r;
 }
 
-Tensor abs_backward(const Tensor& grad, const Tensor& self) {
-  const Tensor zero = zero_scalar(self.dtype());
-  const Tensor sign = where(compare(CompareOp::Gt, self, zero), value_to_tensor(Scalar::from_int(1), self.dtype()),
-                            where(compare(CompareOp::Lt, self, zero), value_to_tensor(Scalar::from_int(-1), self.dtype()), zero));
-  return mul(grad, sign);
+Tensor abs_backward(const Tensor& grad, const Tensor& self) { return mul(grad, sgn(self)); }
+
+Tensor linalg_vector_norm_backward(Tensor grad, const Tensor& self, double p, Tensor norm,
+                                   std::span<const int64_t> dims, bool keepdim) {
+  if (!keepdim && self.dim() != 0) {
+    grad = unsqueeze_multiple(grad, dims, self.dim());
+    norm = unsqueeze_multiple(norm, dims, self.dim());
+  }
+  const Tensor zero = zero_scalar(norm.dtype());
+  const auto norm_is_zero = [&] { return compare(CompareOp::Eq, norm, zero); };
+  const auto pow_scalar = [](const Tensor& t, double e) { return dc::pow(t, Scalar::from_double(e)); };
+  if (p == 0.0) return Tensor();
+  if (p == 1.0) return mul(sgn(self), grad);
+  if (p == 2.0) return mul(grad, masked_fill(div(self, norm), norm_is_zero(), Scalar::from_int(0)));
+  if (std::isinf(p)) {  // the gradient of amax(abs(self)), split evenly, NaNs included
+    const Tensor self_abs = abs(self);
+    const Tensor mask = logical_or(compare(CompareOp::Eq, self_abs, norm), compare(CompareOp::Ne, self_abs, self_abs));
+    std::vector<int64_t> all_or_dims(dims.begin(), dims.end());
+    return mul(sgn(self), mul(div(grad, sum(mask, all_or_dims, true)), mask));
+  }
+  if (p < 1.0) {
+    const Tensor self_scaled =
+        mul(sgn(self), masked_fill(pow_scalar(abs(self), p - 1), compare(CompareOp::Eq, self, zero), Scalar::from_int(0)));
+    return mul(mul(self_scaled, grad), pow_scalar(norm, 1 - p));
+  }
+  const Tensor self_scaled = p < 2.0 ? mul(sgn(self), pow_scalar(abs(self), p - 1)) : mul(self, pow_scalar(abs(self), p - 2));
+  const Tensor scale_v = masked_fill(div(grad, pow_scalar(norm, p - 1)), norm_is_zero(), Scalar::from_int(0));
+  return mul(self_scaled, scale_v);
+}
+
+namespace {
+
+// _maybe_overlapping_memory: walking dims by increasing stride, each stride must clear everything
+// the smaller ones reach.
+bool maybe_overlapping(std::span<const int64_t> sizes, std::span<const int64_t> strides) {
+  std::vector<size_t> order(sizes.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) { return strides[i] < strides[j]; });
+  int64_t reach = 0;
+  for (size_t i : order) {
+    if (strides[i] <= reach) return true;
+    reach += strides[i] * (sizes[i] - 1);
+  }
+  return false;
+}
+
+// _min_storage_size: one past the furthest element the geometry reaches.
+int64_t min_storage_size(std::span<const int64_t> sizes, std::span<const int64_t> strides, int64_t offset) {
+  int64_t n = offset + 1;
+  for (size_t i = 0; i < sizes.size(); ++i) n += (sizes[i] - 1) * strides[i];
+  return n;
+}
+
+}  // namespace
+
+Tensor as_strided_backward(Tensor grad, std::span<const int64_t> input_sizes,
+                           std::span<const int64_t> input_strides, int64_t input_offset,
+                           std::span<const int64_t> sizes, std::span<const int64_t> strides, int64_t offset) {
+  // The output side: size-1 dims squeezed away, stride-0 dims summed (they reach one element).
+  std::vector<int64_t> out_sizes, out_strides;
+  for (int64_t i = int64_t(sizes.size()) - 1; i >= 0; --i) {
+    if (sizes[i] == 0) return zeros(input_sizes, grad.dtype());
+    if (sizes[i] == 1) {
+      grad = squeeze_dim(grad, i);
+    } else if (strides[i] == 0) {
+      const int64_t dim[] = {i};
+      grad = sum(grad, dim, false);
+    } else {
+      out_sizes.insert(out_sizes.begin(), sizes[i]);
+      out_strides.insert(out_strides.begin(), strides[i]);
+    }
+  }
+  std::vector<int64_t> in_sizes, in_strides;
+  for (int64_t i = int64_t(input_sizes.size()) - 1; i >= 0; --i) {
+    if (input_sizes[i] == 0) return zeros(input_sizes, grad.dtype());
+    if (input_sizes[i] == 1) continue;
+    in_sizes.insert(in_sizes.begin(), input_sizes[i]);
+    in_strides.insert(in_strides.begin(), input_strides[i]);
+  }
+  check<NotImplementedError>(!maybe_overlapping(out_sizes, out_strides) && !maybe_overlapping(in_sizes, in_strides),
+                             "[as_strided backward] views whose elements overlap in memory are not supported yet");
+  const int64_t shared = std::min(input_offset, offset);
+  const int64_t base_size = std::max(min_storage_size(in_sizes, in_strides, input_offset - shared),
+                                     min_storage_size(out_sizes, out_strides, offset - shared));
+  const int64_t flat[] = {base_size};
+  Tensor storage = zeros(flat, grad.dtype());
+  copy_(storage.as_strided_view(out_sizes, out_strides, offset - shared), grad);
+  return storage.as_strided_view(input_sizes, input_strides, input_offset - shared);
 }
 
 }  // namespace dc

@@ -44,16 +44,35 @@ Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes,
                              const Tensor& index);
 /// gather_backward: zeros(sizes).scatter_add_(dim, index, grad).
 Tensor gather_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, const Tensor& index);
-/// value_selecting_reduction_backward with keepdim (topk, kthvalue): zeros(sizes).scatter_(dim, indices, grad).
+/// value_selecting_reduction_backward (topk, kthvalue, max/min with a dim): zeros(sizes).scatter_(dim,
+/// indices, grad), indices and grad unsqueezed at dim first when the reduction dropped it.
 Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
-                                          std::span<const int64_t> sizes);
+                                          std::span<const int64_t> sizes, bool keepdim = true);
+/// evenly_distribute_backward (max()/min() of all elements): grad / count at every element equal to the
+/// result (every NaN when the result is NaN), zeros elsewhere.
+Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& value);
+/// linalg_vector_norm_backward / norm_backward: the gradient of ||self||_ord over dims (all when empty).
+/// Undefined for ord 0 (torch returns no gradient).
+Tensor linalg_vector_norm_backward(Tensor grad, const Tensor& self, double ord, Tensor norm,
+                                   std::span<const int64_t> dims, bool keepdim);
+/// index_put_'s self gradient: grad, or grad with zeros written at the indexed places.
+Tensor index_put_self_backward(const Tensor& grad, std::span<const Tensor> indices,
+                               std::span<const int64_t> value_sizes, bool accumulate);
+/// grad.scatter(dim, index, 0): the places scatter_ overwrote get no gradient.
+Tensor scatter_self_backward(const Tensor& grad, int64_t dim, const Tensor& index);
 /// masked_fill_backward for the value: grad.masked_select(mask).sum().
 Tensor masked_fill_value_backward(const Tensor& grad, const Tensor& mask);
-/// clamp_backward (ClampBackward1): grad where min <= self <= max, else 0.
+/// clamp_backward (ClampBackward1): grad where min < self < max (strictly, as torch 2.14.1), else 0.
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max);
 /// maximum/minimum: where(self == other, grad / 2, grad).masked_fill_(self <op> other, 0).
 Tensor max_min_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_side, bool is_max);
+/// as_strided_backward: the gradient of a view with geometry (sizes, strides, offset) of a tensor
+/// with geometry input_*, scattered into zeros over the storage both reach. Overlapping geometries
+/// (the index_add_ path of torch's) raise NotImplementedError.
+Tensor as_strided_backward(Tensor grad, std::span<const int64_t> input_sizes,
+                           std::span<const int64_t> input_strides, int64_t input_offset,
+                           std::span<const int64_t> sizes, std::span<const int64_t> strides, int64_t offset);
 /// abs: grad * self.sgn().
 Tensor abs_backward(const Tensor& grad, const Tensor& self);
 

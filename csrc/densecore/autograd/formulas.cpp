@@ -12,6 +12,7 @@
 #include "densecore/autograd/reduce_backward.h"
 #include "densecore/ops/loss.h"
 #include "densecore/core/error.h"
+#include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/elementwise.h"
 #include "densecore/ops/index.h"
@@ -34,6 +35,7 @@ struct Ctx {
   Tensor b() const { return saved(1); }
   const OpParams& p() const { return node.params; }
   bool need(size_t i) const { return i < node.next_edges.size() && node.next_edges[i].valid(); }
+  size_t inputs() const { return node.next_edges.size(); }
 };
 
 using Grads = std::vector<Tensor>;
@@ -151,6 +153,9 @@ const std::array<Formula, kOpCount> kFormulas = [] {
   t[int(Op::Unsqueeze)] = [](const Ctx& c) -> Grads { return {squeeze_dim(c.g, c.p().dim)}; };
   t[int(Op::Slice)] = [](const Ctx& c) -> Grads {
     return {slice_backward(c.g, c.p().sizes.at(0), c.p().dim, c.p().dims[0], c.p().dims[1], c.p().dims[2])}; };
+  t[int(Op::AsStrided)] = [](const Ctx& c) -> Grads {  // as_strided_backward(grad, self geometry, size, stride, offset)
+    return {as_strided_backward(c.g, c.p().sizes[0], c.p().strides[0], c.p().dims[0], c.p().sizes[1],
+                                c.p().strides[1], c.p().dims[1])}; };
   t[int(Op::Select)] = [](const Ctx& c) -> Grads {
     return {select_backward(c.g, c.p().sizes.at(0), c.p().dim, c.p().dims[0])}; };
   t[int(Op::Split)] = [](const Ctx& c) -> Grads {  // split_backward -> split_with_sizes_backward
@@ -209,6 +214,45 @@ const std::array<Formula, kOpCount> kFormulas = [] {
   t[int(Op::Topk)] = [](const Ctx& c) -> Grads {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
     return {value_selecting_reduction_backward(c.g, c.p().dim, c.a(), c.p().sizes.at(0))};
   };
+  // ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----
+  t[int(Op::Tril)] = [](const Ctx& c) -> Grads { return {tril(c.g, c.p().dim)}; };  // grad.tril(diagonal)
+  t[int(Op::Triu)] = [](const Ctx& c) -> Grads { return {triu(c.g, c.p().dim)}; };
+  t[int(Op::MaxAll)] = [](const Ctx& c) -> Grads {  // evenly_distribute_backward(grad, self, result)
+    return {evenly_distribute_backward(c.g, c.a(), c.b())}; };
+  t[int(Op::MinAll)] = t[int(Op::MaxAll)];
+  t[int(Op::MaxDim)] = [](const Ctx& c) -> Grads {  // value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim)
+    return {value_selecting_reduction_backward(c.g, c.p().dim, c.a(), c.p().sizes.at(0), c.p().keepdim)}; };
+  t[int(Op::MinDim)] = t[int(Op::MaxDim)];
+  t[int(Op::LinalgVectorNorm)] = [](const Ctx& c) -> Grads {  // linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
+    return {linalg_vector_norm_backward(c.g, c.a(), c.p().ord, c.b(), c.p().dims, c.p().keepdim)}; };
+  t[int(Op::DivRounding)] = [](const Ctx& c) -> Grads {  // a rounded quotient has zero gradient
+    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; };
+  t[int(Op::Copy)] = [](const Ctx& c) -> Grads {  // CopyBackwards: self zeros, src grad.to(src dtype)
+    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? to_dtype_copy(c.g, c.p().src_dtype) : Tensor()}; };
+  t[int(Op::Fill)] = [](const Ctx& c) -> Grads {  // FillBackward2: zeros; FillBackward3: also value: grad.sum()
+    if (c.inputs() == 1) return {zeros_like(c.g)};
+    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? sum(c.g) : Tensor()}; };
+  // In-place random fills: self's old value does not reach the result.
+  t[int(Op::Zero)] = [](const Ctx& c) -> Grads { return {zeros_like(c.g)}; };
+  t[int(Op::Normal)] = t[int(Op::Zero)];
+  t[int(Op::Uniform)] = t[int(Op::Zero)];
+  t[int(Op::Exponential)] = t[int(Op::Zero)];
+  t[int(Op::Random)] = t[int(Op::Zero)];
+  t[int(Op::Bernoulli)] = [](const Ctx& c) -> Grads {  // self: zeros_like(grad); p (bernoulli_.Tensor): zeros
+    if (c.inputs() == 1) return {zeros_like(c.g)};
+    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; };
+  t[int(Op::IndexPut)] = [](const Ctx& c) -> Grads {  // self: see helper; values: grad.index(indices)
+    std::vector<Tensor> indices;
+    for (size_t i = 0; i < c.node.saved.size(); ++i) indices.push_back(c.saved(i));
+    return {c.need(0) ? index_put_self_backward(c.g, indices, c.p().sizes.at(0), c.p().accumulate) : Tensor(),
+            c.need(1) ? index(c.g, indices) : Tensor()}; };
+  t[int(Op::Scatter)] = [](const Ctx& c) -> Grads {  // self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
+    return {c.need(0) ? scatter_self_backward(c.g, c.p().dim, c.a()) : Tensor(),
+            c.need(1) ? gather(c.g, c.p().dim, c.a()) : Tensor()}; };
+  t[int(Op::ScatterAdd)] = [](const Ctx& c) -> Grads {  // self: grad; src: grad.gather(dim, index)
+    return {c.g, c.need(1) ? gather(c.g, c.p().dim, c.a()) : Tensor()}; };
+  t[int(Op::NotImplemented)] = [](const Ctx& c) -> Grads {
+    throw Error(format("derivative for aten::{} is not implemented", c.p().not_implemented_op)); };
   return t;
 }();
 // clang-format on

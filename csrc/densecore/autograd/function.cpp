@@ -1,5 +1,7 @@
 #include "densecore/autograd/function.h"
 
+#include "densecore/autograd/views.h"
+
 #include "densecore/core/error.h"
 
 namespace dc {
@@ -35,20 +37,28 @@ std::vector<Tensor> FormulaNode::apply(std::vector<Tensor>&& grads) {
   return run_formula(*this, std::move(grads));
 }
 
-// Ops whose torch node name is not "<Op>Backward0" (a later overload in derivatives.yaml).
+// Ops whose torch node name is not "<Op>Backward<overload>" (a later overload in derivatives.yaml, or
+// one of torch's hand-written nodes).
 const char* name_override(Op op) {
   switch (op) {
     case Op::SqueezeDim: return "SqueezeBackward1";
     case Op::SqueezeDims: return "SqueezeBackward2";
     case Op::MaskedFillTensor: return "MaskedFillBackward1";
     case Op::ClampScalar: return "ClampBackward1";
+    case Op::MaxAll: return "MaxBackward1";
+    case Op::MinAll: return "MinBackward1";
+    case Op::MaxDim: return "MaxBackward0";
+    case Op::MinDim: return "MinBackward0";
+    case Op::Copy: return "torch::autograd::CopyBackwards";
+    case Op::DivRounding: return "DivBackward2";
+    case Op::NotImplemented: return "torch::autograd::NotImplemented";
     default: return nullptr;
   }
 }
 
 std::string FormulaNode::name() const {
   if (const char* n = name_override(op)) return n;
-  return std::string(op_name(op)) + "Backward0";
+  return std::string(op_name(op)) + "Backward" + std::to_string(params.overload);
 }
 
 void FormulaNode::release_variables() {
@@ -78,13 +88,12 @@ OpRecord::OpRecord(Op op, std::span<const Tensor> inputs) {
 OpRecord::OpRecord(Op op, const Tensor& self, std::initializer_list<Tensor> other_inputs) {
   std::vector<Tensor> inputs{self};
   inputs.insert(inputs.end(), other_inputs.begin(), other_inputs.end());
-  bool any = false;
-  for (const Tensor& t : inputs) any = any || (t.defined() && requires_grad(t));
-  if (!is_grad_enabled() || !any) return;
-  check(!(is_leaf(self) && requires_grad(self)),
-        "a leaf Variable that requires grad is being used in an in-place operation.");
+  const bool record = should_record(inputs);
+  check_inplace(self, record);
+  if (!record) return;
   node_ = std::make_shared<FormulaNode>(op, inputs);
   grad_off_ = std::make_unique<GradModeGuard>(false);
+  inplace_self_ = self;
 }
 
 void OpRecord::save(const Tensor& t, bool is_output) {
@@ -98,7 +107,20 @@ Tensor OpRecord::finish(const Tensor& out) {
 
 void OpRecord::finish(std::span<const Tensor> outs) {
   if (!node_) return;
+  node_->input_meta.reserve(outs.size());
+  if (inplace_self_.defined()) {
+    // The op wrote self: its node becomes self's history (torch's rebase_history).
+    node_->input_meta.push_back({inplace_self_.sizes(), inplace_self_.dtype()});
+    grad_off_.reset();
+    rebase_history(inplace_self_, std::move(node_));
+    return;
+  }
   for (size_t i = 0; i < outs.size(); ++i) {
+    // Integer and bool outputs never take part in autograd (torch's isDifferentiableType).
+    if (!is_floating(outs[i].dtype())) {
+      node_->input_meta.push_back({outs[i].sizes(), outs[i].dtype()});
+      continue;
+    }
     AutogradMeta& m = ensure_autograd_meta(outs[i]);
     m.grad_fn = node_;
     m.output_nr = static_cast<uint32_t>(i);

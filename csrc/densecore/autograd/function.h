@@ -25,10 +25,18 @@ struct OpParams {
   std::vector<int64_t> dims;                // permutation, reduced dims, split sizes ...
   std::vector<std::vector<int64_t>> sizes;  // forward input sizes, one per input
   std::vector<std::vector<int64_t>> strides;  // forward input strides, one per input
+  double ord = 2;                           // vector_norm's order
+  DType src_dtype = DType::Float32;         // copy_: the source's dtype (its gradient's dtype)
+  bool accumulate = false;                  // index_put_
+  int overload = 0;                         // torch's node name suffix: SumBackward<overload>
+  const char* not_implemented_op = "";      // NotImplemented: the op torch has no derivative for
 };
 
 struct FormulaNode : Node {
   FormulaNode(Op o, std::span<const Tensor> inputs);
+  /// Drops the saved tensors first, while the edges still hold their producers, so that freeing a
+  /// saved input never starts a nested teardown of its history (see Node::~Node).
+  ~FormulaNode() override { release_variables(); }
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
   std::string name() const override;
   void release_variables() override;
@@ -49,7 +57,8 @@ class OpRecord {
   OpRecord(Op op, std::initializer_list<Tensor> inputs);
   /// A list of inputs (cat, stack).
   OpRecord(Op op, std::span<const Tensor> inputs);
-  /// In-place form: `self` is modified by the op; checks torch's leaf rule before anything runs.
+  /// In-place form: `self` is modified by the op. torch's check_inplace runs first (leaf and view
+  /// rules); finish() then makes the node self's history (through CopySlices for a view).
   OpRecord(Op op, const Tensor& self, std::initializer_list<Tensor> other_inputs);
   bool active() const { return node_ != nullptr; }
   OpParams& params() { return node_->params; }
@@ -61,6 +70,7 @@ class OpRecord {
  private:
   std::shared_ptr<FormulaNode> node_;
   std::unique_ptr<GradModeGuard> grad_off_;
+  Tensor inplace_self_;  // defined for the in-place form
 };
 
 /// A tensor sharing t's storage and version counter but no autograd state (saving an output in its

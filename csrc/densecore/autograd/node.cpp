@@ -1,5 +1,7 @@
 #include "densecore/autograd/node.h"
 
+#include "densecore/autograd/views.h"
+
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/elementwise.h"
@@ -19,22 +21,43 @@ std::string type_description(const Tensor& t) {
 
 Node::Node() : sequence_nr(t_sequence_nr++) {}
 
+Node::~Node() {
+  // Children whose last owner is this node are parked on a thread-local stack and released one at
+  // a time by the outermost destructor; each of their destructors only parks its own children.
+  thread_local std::vector<std::shared_ptr<Node>> orphans;
+  thread_local bool draining = false;
+  for (Edge& e : next_edges)
+    if (e.fn && e.fn.use_count() == 1) orphans.push_back(std::move(e.fn));
+  if (draining) return;
+  draining = true;
+  while (!orphans.empty()) {
+    std::shared_ptr<Node> next = std::move(orphans.back());
+    orphans.pop_back();
+    next.reset();
+  }
+  draining = false;
+}
+
 SavedVariable::SavedVariable(const Tensor& t, bool is_output)
     : data_(t), saved_version_(t.defined() ? t.version() : 0), is_output_(is_output) {}
 
 Tensor SavedVariable::unpack(const Node& owner) const {
-  check(!was_released_ || data_.defined(),
-        "Trying to backward through the graph a second time (or directly access saved tensors after "
-        "they have already been freed). Saved intermediate values of the graph are freed when you call "
-        ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-        "graph a second time or if you need to access saved tensors after calling backward.");
+  check(!was_released_ || data_.defined(), kBackwardTwiceMessage);
   if (data_.defined() && data_.version() != saved_version_) {
+    // torch names the saved tensor by its history now: the owner for an output, else its grad_fn.
+    std::string which;
+    const std::shared_ptr<Node> fn = is_output_ ? nullptr : grad_fn(data_);
+    const Node* by = is_output_ ? &owner : fn.get();
+    if (by) {
+      const AutogradMeta* m = autograd_meta(data_);
+      which = format(", which is output {} of {},", is_output_ || !m ? 0 : m->output_nr, node_display_name(*by));
+    }
     throw Error(dc::format(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        "operation: [{}], which is output 0 of {}, is at version {}; expected version {} instead. "
+        "operation: [{}]{} is at version {}; expected version {} instead. "
         "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
-        "with torch.autograd.set_detect_anomaly(True).",
-        type_description(data_), owner.name(), data_.version(), saved_version_));
+        "with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+        type_description(data_), which, data_.version(), saved_version_));
   }
   return data_;
 }
@@ -49,6 +72,7 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   const Tensor& var = variable;
   Tensor new_grad = std::move(grads[0]);
   AutogradMeta& meta = ensure_autograd_meta(var);
+  std::lock_guard<std::mutex> lock(meta.mutex);  // threads sharing a leaf accumulate one at a time
   if (!meta.grad.defined()) {
     // Steal the gradient when nobody else holds it and it has the variable's layout; else copy it
     // into the variable's layout. Values are identical either way.
@@ -57,8 +81,7 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
       meta.grad = Tensor::from_storage(new_grad.storage(), new_grad.sizes(), new_grad.strides(),
                                        new_grad.storage_offset(), new_grad.dtype());
     } else {
-      Tensor g = Tensor::from_storage(make_storage(size_t(var.numel()) * var.itemsize()),
-                                      var.sizes(), contiguous_strides(var.sizes()), 0, var.dtype());
+      Tensor g = Tensor::empty(var.sizes(), var.dtype());
       copy_(g, new_grad);
       meta.grad = g;
     }
@@ -78,7 +101,8 @@ AutogradMeta& ensure_autograd_meta(const Tensor& t) {
 
 bool requires_grad(const Tensor& t) {
   const AutogradMeta* m = autograd_meta(t);
-  return m && (m->requires_grad || m->grad_fn);
+  if (!m) return false;
+  return m->requires_grad || m->grad_fn || (m->view && requires_grad(m->view->base));
 }
 
 void set_requires_grad(const Tensor& t, bool value) {
@@ -97,8 +121,9 @@ bool is_leaf(const Tensor& t) {
 }
 
 std::shared_ptr<Node> grad_fn(const Tensor& t) {
-  const AutogradMeta* m = autograd_meta(t);
-  return m ? m->grad_fn : nullptr;
+  AutogradMeta* m = autograd_meta(t);
+  if (!m) return nullptr;
+  return m->view ? refresh_view_grad_fn(t, *m) : m->grad_fn;
 }
 
 Tensor grad(const Tensor& t) {
@@ -118,14 +143,35 @@ void set_grad(const Tensor& t, const Tensor& g) {
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = autograd_meta(t);
   if (!m) return {};
-  if (m->grad_fn) return {m->grad_fn, m->output_nr};
+  if (std::shared_ptr<Node> fn = grad_fn(t)) return {std::move(fn), m->output_nr};
   if (!m->requires_grad) return {};
+  std::lock_guard<std::mutex> lock(m->mutex);  // one accumulator per leaf, whichever thread asks first
   std::shared_ptr<Node> acc = m->grad_accumulator.lock();
   if (!acc) {
     acc = std::make_shared<AccumulateGrad>(t);
     m->grad_accumulator = acc;
   }
   return {acc, 0};
+}
+
+void retain_grad(const Tensor& t) {
+  check(requires_grad(t), "can't retain_grad on Tensor that has requires_grad=False");
+  if (is_leaf(t)) return;  // a leaf's .grad is kept anyway
+  AutogradMeta& meta = ensure_autograd_meta(t);
+  if (meta.retains_grad) return;
+  meta.retains_grad = true;
+  // The hook keeps the arriving gradient: a contiguous clone the first time, then .grad + grad.
+  std::weak_ptr<TensorImpl> weak = t.impl_ptr();
+  auto keep = [weak](const std::vector<Tensor>& grads) {
+    auto impl = weak.lock();
+    if (!impl) return;
+    const Tensor var(impl);
+    const uint32_t nr = impl->autograd->output_nr;
+    if (nr >= grads.size() || !grads[nr].defined()) return;
+    const Tensor old = grad(var);
+    set_grad(var, old.defined() ? add(old, grads[nr], Scalar::from_int(1)) : clone(grads[nr]));
+  };
+  grad_fn(t)->pre_hooks.push_back({keep, t.impl()});
 }
 
 }  // namespace dc

@@ -46,6 +46,7 @@
   X(SqueezeDims)                 \
   X(Unsqueeze)                   \
   X(Slice)                       \
+  X(AsStrided)                   \
   X(Select)                      \
   X(Split)                       \
   X(SplitWithSizes)              \
@@ -71,7 +72,27 @@
   X(Abs)                         \
   X(Amax)                        \
   X(Amin)                        \
-  X(Topk)
+  X(Topk)                        \
+  X(Tril)                        \
+  X(Triu)                        \
+  X(MaxAll)                      \
+  X(MinAll)                      \
+  X(MaxDim)                      \
+  X(MinDim)                      \
+  X(LinalgVectorNorm)            \
+  X(DivRounding)                 \
+  X(Copy)                        \
+  X(Fill)                        \
+  X(Zero)                        \
+  X(Normal)                      \
+  X(Uniform)                     \
+  X(Exponential)                 \
+  X(Bernoulli)                   \
+  X(Random)                      \
+  X(IndexPut)                    \
+  X(Scatter)                     \
+  X(ScatterAdd)                  \
+  X(NotImplemented)
 
 namespace dc {
 

@@ -19,15 +19,6 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src) {
   return dst;
 }
 
-void check_copy_autograd(const Tensor& dst, const Tensor& src) {
-  if (!is_grad_enabled()) return;
-  check(!(is_leaf(dst) && requires_grad(dst)),
-        "a leaf Variable that requires grad is being used in an in-place operation.");
-  check<NotImplementedError>(!requires_grad(dst) && !requires_grad(src),
-                             "[copy_] copying into or from a tensor that requires grad is not differentiable "
-                             "in densecore yet (torch records CopyBackwards / CopySlices)");
-}
-
 Tensor to_dtype_copy(const Tensor& src, DType dtype) {
   // at::_to_copy: empty_like(preserve_format) + copy_. The layout decides which rows the copy
   // kernel vectorises, hence NaN encodings of float32 -> bfloat16.
@@ -39,9 +30,10 @@ Tensor to_dtype_copy(const Tensor& src, DType dtype) {
 
 Tensor contiguous(const Tensor& src) { return src.is_contiguous() ? src : clone(src); }
 
-Tensor clone(const Tensor& src) {
+Tensor clone(const Tensor& src, MemoryFormat format) {
   OpRecord rec(Op::Clone, {src});  // CloneBackward0: grad
-  Tensor out = Tensor::empty(src.sizes(), src.dtype());
+  Tensor out = format == MemoryFormat::Preserve ? empty_like_preserve(src, src.dtype())
+                                                : Tensor::empty(src.sizes(), src.dtype());
   copy_into(out, src);
   return rec.finish(out);
 }

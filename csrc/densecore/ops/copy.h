@@ -8,16 +8,15 @@ namespace dc {
 /// dst[...] = src[...] converted to dst's dtype, src broadcast to dst's shape (torch's copy_).
 /// Bumps dst's version.
 const Tensor& copy_(const Tensor& dst, const Tensor& src);
-/// Tensor.copy_'s autograd rules at the Python entry: torch's leaf error for a leaf that requires
-/// grad; NotImplementedError when dst or src requires grad (torch's CopyBackwards / CopySlices are
-/// not recorded, since densecore does not track view bases). Nothing when grad mode is off.
-void check_copy_autograd(const Tensor& dst, const Tensor& src);
 /// A new tensor of dtype `dtype` holding src's values, laid out like src (torch's _to_copy:
 /// preserve_format, i.e. src's strides when dense, else dense strides in src's stride order).
 Tensor to_dtype_copy(const Tensor& src, DType dtype);
 /// src itself if already contiguous, else a contiguous copy.
 Tensor contiguous(const Tensor& src);
-/// A contiguous copy with new storage (torch's clone(memory_format=torch.contiguous_format)).
-Tensor clone(const Tensor& src);
+/// torch's memory_format argument: the strides a fresh copy gets.
+enum class MemoryFormat { Contiguous, Preserve };
+/// A copy with new storage: contiguous (torch's clone(memory_format=torch.contiguous_format)), or with
+/// src's strides when src is dense, else dense strides in src's order (torch's default, preserve_format).
+Tensor clone(const Tensor& src, MemoryFormat format = MemoryFormat::Contiguous);
 
 }  // namespace dc

@@ -96,6 +96,11 @@ void save_original(OpRecord& rec, const Tensor& a, const Tensor& out) {
   rec.save(out.defined() && out.is_same(a) ? clone(a) : a);
 }
 
+Tensor rounded_div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
+  if (mode == "trunc") return binary(a, b, out, [](TensorIter& it) { div_trunc_stub(it); });
+  return binary(a, b, out, [](TensorIter& it) { div_floor_stub(it); });
+}
+
 }  // namespace
 
 Tensor wrapped_scalar_tensor(const Scalar& s) {
@@ -144,12 +149,17 @@ Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor
     rec.save(b);
     return rec.finish(r);
   }
-  if (mode == "trunc") return binary(a, b, out, [](TensorIter& it) { div_trunc_stub(it); });
-  if (mode == "floor") return binary(a, b, out, [](TensorIter& it) { div_floor_stub(it); });
-  throw Error(dc::format("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", mode));
+  check(mode == "trunc" || mode == "floor",
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", mode);
+  OpRecord rec = record(Op::DivRounding, "div", a, b, out);  // DivBackward2: zero gradients
+  return rec.finish(rounded_div(a, b, mode, out));
 }
 
-Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) { return div(a, b, "floor", out); }
+Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) {
+  OpRecord rec = record(Op::NotImplemented, "floor_divide", a, b, out);  // torch has no derivative for it
+  if (rec.active()) rec.params().not_implemented_op = "floor_divide";
+  return rec.finish(rounded_div(a, b, "floor", out));
+}
 
 Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out) {
   OpRecord rec = record(Op::Maximum, "maximum", a, b, out);

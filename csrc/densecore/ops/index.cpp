@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "densecore/autograd/function.h"
+#include "densecore/autograd/inplace.h"
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
@@ -404,22 +405,35 @@ std::vector<Tensor> trim_trailing_undefined(std::vector<Tensor> v) {
   return v;
 }
 
-// Drops leading size-1 dims of value (torch's slicePrefix1sSize).
-Tensor slice_prefix_ones(const Tensor& value) {
+// How many leading dims of t have size 1.
+size_t leading_ones(const Tensor& t) {
   size_t first = 0;
-  while (first < value.sizes().size() && value.sizes()[first] == 1) ++first;
+  while (first < t.sizes().size() && t.sizes()[first] == 1) ++first;
+  return first;
+}
+
+// Drops leading size-1 dims of value (torch's slicePrefix1sSize); value itself when there are none.
+Tensor slice_prefix_ones(const Tensor& value) {
+  const size_t first = leading_ones(value);
   if (first == 0) return value;
   const Shape s(value.sizes().begin() + first, value.sizes().end());
   return view(value, s);
 }
 
-// dst = src with torch's setitem broadcasting (copy_to).
+// dst = src with torch's setitem broadcasting (python_variable_indexing.cpp copy_to), through the
+// recorded copy_/fill_ so that an assignment into a view is differentiable (CopySlices).
 void copy_to(const Tensor& dst, const Tensor& src) {
-  if (dst.sizes() == src.sizes() || src.dim() == 0) {
-    copy_(dst, src);
+  if (dst.sizes() == src.sizes()) {
+    autograd::copy_(dst, src);
     return;
   }
-  copy_(dst, expand(slice_prefix_ones(src), dst.sizes()));
+  if (src.dim() == 0) {
+    autograd::fill_(dst, src);
+    return;
+  }
+  const Shape prefix_dropped(src.sizes().begin() + leading_ones(src), src.sizes().end());
+  const Tensor src_view = view(src, prefix_dropped);  // torch views even when nothing is dropped
+  autograd::copy_(dst, src_view.sizes() == dst.sizes() ? src_view : expand(src_view, dst.sizes()));
 }
 
 // "long int" etc.: caffe2::TypeMeta's names, which torch prints for some dtype errors.
@@ -448,42 +462,6 @@ void add_element(const Tensor& dst, int64_t d, const Tensor& src, int64_t s) {
       *p = static_cast<T>(static_cast<opmath_t<T>>(*p) + static_cast<opmath_t<T>>(v));
     }
   });
-}
-
-// Whether x[indices] = v writes through a basic-indexing view of x (torch then reports "a view of a
-// leaf Variable") rather than into x itself (Ellipsis, tensor indices, skipped whole-dim slices).
-bool writes_through_view(const Tensor& self, std::span<const TensorIndex> indices) {
-  int64_t dim = 0;
-  for (const TensorIndex& i : indices) {
-    switch (i.kind) {
-      case Kind::Ellipsis: dim += self.dim() - count_specified_dims(indices); break;
-      case Kind::Tensor:
-        if (i.tensor.dim() == 0 && is_integral(i.tensor.dtype(), true)) return true;
-        dim += is_mask(i.tensor) ? i.tensor.dim() : 1;
-        break;
-      case Kind::Slice: {
-        const bool whole = indices.size() > 1 && dim < self.dim() && i.start == 0 && i.step == 1 &&
-                           (i.stop == self.size(dim) || i.stop == INT64_MAX);
-        if (!whole) return true;
-        ++dim;
-        break;
-      }
-      default: return true;  // Integer (select), None / Boolean (unsqueeze)
-    }
-  }
-  return false;
-}
-
-// In-place writes into a tensor taking part in autograd: torch's leaf error, and CopySlices /
-// IndexPutBackward0, which densecore does not record (docs/exactness.md).
-void check_inplace_autograd(const char* op, const Tensor& self, const Tensor& value = Tensor(),
-                            bool through_view = false) {
-  if (!is_grad_enabled()) return;
-  check(!(is_leaf(self) && requires_grad(self)), "{}leaf Variable that requires grad is being used in an in-place "
-        "operation.", through_view ? "a view of a " : "a ");
-  check<NotImplementedError>(!requires_grad(self) && !(value.defined() && requires_grad(value)),
-                             "[{}] in-place writes into (or from) a tensor that requires grad are not "
-                             "differentiable in densecore yet (torch records CopySlices)", op);
 }
 
 }  // namespace
@@ -545,12 +523,9 @@ Tensor index(const Tensor& self, std::span<const Tensor> indices) {
   std::vector<Strides> operands{operand_strides(shape, shape, info.src.strides())};
   for (const Tensor& t : info.indices) operands.push_back(operand_strides(shape, t.sizes(), t.strides()));
   const Strides out_strides = iterator_output_strides(shape, operands);
-  int64_t nbytes_elems = 1;
-  for (size_t d = 0; d < shape.size(); ++d) nbytes_elems += (shape[d] - 1) * out_strides[d];
-  const int64_t numel = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<int64_t>());
-  const int64_t storage_elems = numel == 0 ? 0 : nbytes_elems;
-  Tensor out = Tensor::from_storage(make_storage(size_t(storage_elems) * self.itemsize()), shape,
-                                    out_strides, 0, self.dtype());
+  // TensorIterator's output: at::empty in the default order, else at::empty_strided (their messages differ).
+  Tensor out = out_strides == contiguous_strides(shape) ? Tensor::empty(shape, self.dtype())
+                                                        : Tensor::empty_strided(shape, out_strides, self.dtype());
   const size_t item = self.itemsize();
   for_each_indexed(info, out_strides, 0, [&](int64_t src, int64_t dst) {
     copy_element(out.storage()->data(), dst, self.storage()->data(), src, item);
@@ -558,15 +533,15 @@ Tensor index(const Tensor& self, std::span<const Tensor> indices) {
   return rec.finish(out);
 }
 
-const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value) {
-  return index_put_(self, indices, value, false);
-}
+namespace {
 
-const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
-  check_inplace_autograd("index_put_", self, value);
+void index_put_impl(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
   check_index_types(indices);
   if (!accumulate)
-    if (auto mask = masked_fill_mask(self, indices, value)) return masked_fill_(self, *mask, item(value));
+    if (auto mask = masked_fill_mask(self, indices, value)) {
+      masked_fill_(self, *mask, item(value));
+      return;
+    }
   const AdvancedIndex info = make_info(self, indices);
   const Shape& shape = info.src.sizes();
   bool expandable = value.dim() <= int64_t(shape.size());
@@ -587,7 +562,38 @@ const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, co
                      else copy_element(self.storage()->data(), dst, value.storage()->data(), src, item_size);
                    });
   self.bump_version();
+}
+
+}  // namespace
+
+const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value) {
+  return index_put_(self, indices, value, false);
+}
+
+const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
+  OpRecord rec(Op::IndexPut, self, {value});  // IndexPutBackward0
+  if (rec.active()) {
+    rec.params().sizes = {value.sizes()};
+    rec.params().accumulate = accumulate;
+    for (const Tensor& t : indices) rec.save(t);
+  }
+  index_put_impl(self, indices, value, accumulate);
+  rec.finish(self);
   return self;
+}
+
+
+Tensor index_put(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
+  OpRecord rec(Op::IndexPut, {self, value});  // IndexPutBackward0 on the out-of-place op
+  if (rec.active()) {
+    rec.params().sizes = {value.sizes()};
+    rec.params().accumulate = accumulate;
+    for (const Tensor& t : indices) rec.save(t);
+  }
+  Tensor out = clone(self);
+  index_put_impl(out, indices, value, accumulate);
+  reset_version(out);  // a new tensor starts at version 0
+  return rec.finish(out);
 }
 
 Tensor get_item(const Tensor& self, std::span<const TensorIndex> indices) {
@@ -612,7 +618,6 @@ Tensor get_item(const Tensor& self, std::span<const TensorIndex> indices) {
 }
 
 void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Tensor& value) {
-  check_inplace_autograd("__setitem__", self, value, writes_through_view(self, indices));
   if (indices.size() == 1) {
     const TensorIndex& i = indices[0];
     switch (i.kind) {
@@ -668,8 +673,10 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   return rec.finish(out);
 }
 
-const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  check_inplace_autograd("masked_fill_", self);
+namespace {
+
+// self[mask] = value, mask broadcast to self's shape (the kernel of masked_fill_).
+void fill_masked(const Tensor& self, const Tensor& mask, const Scalar& value) {
   check(mask.dtype() == DType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
         type_meta_name(mask.dtype()));
   const Shape shape = broadcast_shapes(self.sizes(), mask.sizes());
@@ -683,6 +690,15 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar&
                      if (m[off[1]]) copy_element(self.storage()->data(), off[0], v.data_ptr(), 0, item_size);
                    });
   self.bump_version();
+}
+
+}  // namespace
+
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  OpRecord rec(Op::MaskedFill, self, {});  // MaskedFillBackward0: grad.masked_fill(mask, 0)
+  rec.save(mask);
+  fill_masked(self, mask, value);
+  rec.finish(self);
   return self;
 }
 
@@ -690,8 +706,13 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor&
   check(value.dim() == 0,
         "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
         value.dim());
-  return masked_fill_(self, mask, item(value));
+  OpRecord rec(Op::MaskedFillTensor, self, {value});  // MaskedFillBackward1
+  rec.save(mask);
+  fill_masked(self, mask, item(value));
+  rec.finish(self);
+  return self;
 }
+
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
   OpRecord rec(Op::MaskedFill, {self});
@@ -716,7 +737,8 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   OpRecord rec(Op::Gather, {self});
   dim = wrap_dim(dim, self.dim());
-  check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
+  // scatter_gather_dtype_check: an empty index may have any dtype.
+  check(index.numel() == 0 || index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
         "gather(): Expected dtype int32/int64 for index");
   check(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
         "Index tensor must have the same number of dimensions as input tensor");
@@ -773,7 +795,8 @@ namespace {
 // ScatterGatherChecks.h: index is int32/int64, src has self's dtype, same number of dims, and the index
 // fits inside src everywhere and inside self outside `dim`.
 void scatter_checks(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, "scatter(): Expected dtype int32/int64 for index");
+  check(index.numel() == 0 || index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
+        "scatter(): Expected dtype int32/int64 for index");
   check(self.dtype() == src.dtype(), "{}(): Expected self.dtype to be equal to src.dtype", fn);
   const int64_t nd = std::max<int64_t>(self.dim(), 1);
   check(std::max<int64_t>(index.dim(), 1) == nd && std::max<int64_t>(src.dim(), 1) == nd,
@@ -791,6 +814,7 @@ void scatter_checks(const char* fn, const Tensor& self, int64_t dim, const Tenso
 const Tensor& scatter_impl(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                            bool accumulate) {
   dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  assert_no_internal_overlap(self);
   scatter_checks(fn, self, dim, index, src);
   const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
   for_each_element(index.sizes(), {index.strides()}, {index.storage_offset()}, [&](const std::vector<int64_t>& off) {
@@ -813,14 +837,48 @@ const Tensor& scatter_impl(const char* fn, const Tensor& self, int64_t dim, cons
   return self;
 }
 
+// What ScatterBackward0 / ScatterAddBackward0 read: the index and the (wrapped) dim.
+void save_scatter(OpRecord& rec, const Tensor& self, int64_t dim, const Tensor& index) {
+  if (!rec.active()) return;
+  rec.params().dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  rec.save(index);
+}
+
+// torch.scatter / scatter_add: the node sits on the out-of-place op (inputs self and src).
+Tensor scatter_out_of_place(Op op, const char* fn, const Tensor& self, int64_t dim, const Tensor& index,
+                            const Tensor& src, bool accumulate) {
+  OpRecord rec(op, {self, src});
+  save_scatter(rec, self, dim, index);
+  Tensor out = clone(self);
+  scatter_impl(fn, out, dim, index, src, accumulate);
+  reset_version(out);  // a new tensor starts at version 0
+  return rec.finish(out);
+}
+
 }  // namespace
 
 const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl("scatter_add", self, dim, index, src, /*accumulate=*/true);
+  OpRecord rec(Op::ScatterAdd, self, {src});  // ScatterAddBackward0: self grad, src grad.gather(dim, index)
+  save_scatter(rec, self, dim, index);
+  scatter_impl("scatter_add", self, dim, index, src, /*accumulate=*/true);
+  rec.finish(self);
+  return self;
 }
 
 const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl("scatter", self, dim, index, src, /*accumulate=*/false);
+  OpRecord rec(Op::Scatter, self, {src});  // ScatterBackward0
+  save_scatter(rec, self, dim, index);
+  scatter_impl("scatter", self, dim, index, src, /*accumulate=*/false);
+  rec.finish(self);
+  return self;
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_out_of_place(Op::Scatter, "scatter", self, dim, index, src, false);
+}
+
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_out_of_place(Op::ScatterAdd, "scatter_add", self, dim, index, src, true);
 }
 
 }  // namespace dc

@@ -44,12 +44,17 @@ const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, co
 /// index_put_ with accumulate=True: self[indices] += value, duplicates added one after another in
 /// row-major order of the indexed shape (torch's serial CPU accumulate kernel, IndexKernel.cpp).
 const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate);
+/// torch.index_put: index_put_ applied to a copy of self.
+Tensor index_put(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate = false);
 /// self.index_add_(dim, index, source): slices of source added in index order (index_add_cpu_).
 const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
 /// self.scatter_add_(dim, index, src): src[i] added at index[i] along dim, in index order.
 const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 /// self.scatter_(dim, index, src): src[i] written at index[i] along dim; with duplicates the last wins.
 const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+/// torch.scatter / torch.scatter_add: the in-place forms applied to a copy of self.
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);

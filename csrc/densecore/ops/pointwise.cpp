@@ -89,7 +89,9 @@ Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Sca
   return rec.finish(run(out, {self, t1, t2}, [&](TensorIter& it) { addcdiv_stub(it, value); }));
 }
 
-Tensor vector_norm(const Tensor& x, double ord, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
+namespace {
+
+Tensor vector_norm_impl(const Tensor& x, double ord, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
   check(is_floating(x.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
         scalar_type_name(x.dtype()));
   const int64_t ndim = x.dim();
@@ -124,6 +126,21 @@ Tensor vector_norm(const Tensor& x, double ord, std::span<const int64_t> dims, b
   }
   norm_stub(it, ord);
   return result;
+}
+
+}  // namespace
+
+Tensor vector_norm(const Tensor& x, double ord, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
+  OpRecord rec(Op::LinalgVectorNorm, {x});  // LinalgVectorNormBackward0 saves self and the result
+  Tensor out = vector_norm_impl(x, ord, dims, keepdim, dtype);
+  if (rec.active()) {
+    rec.params().ord = ord;
+    rec.params().dims.assign(dims.begin(), dims.end());
+    rec.params().keepdim = keepdim;
+    rec.save(x);
+    rec.save(out, /*is_output=*/true);
+  }
+  return rec.finish(out);
 }
 
 }  // namespace dc

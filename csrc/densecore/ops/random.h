@@ -21,6 +21,8 @@ const Tensor& random_(const Tensor& self, const Generator& gen = nullptr);
 /// random_(from, to): integers in [from, to); to = nullopt means up to the dtype's maximum.
 const Tensor& random_(const Tensor& self, int64_t from, std::optional<int64_t> to,
                       const Generator& gen = nullptr);
+/// self.random_(to): random_(0, to) under torch's random_.to overload (RandomBackward1).
+const Tensor& random_to_(const Tensor& self, int64_t to, const Generator& gen = nullptr);
 /// Each element 1 with probability p (p in [0, 1]), else 0; any dtype.
 const Tensor& bernoulli_(const Tensor& self, double p, const Generator& gen = nullptr);
 /// Each element 1 with probability p[i] (p broadcast to self's shape, floating dtype).

@@ -192,6 +192,7 @@ void record_reduction(OpRecord& rec, const Tensor& t, std::span<const int64_t> d
   rec.params().sizes = {t.sizes()};
   rec.params().dims.assign(dims.begin(), dims.end());
   rec.params().keepdim = keepdim;
+  rec.params().overload = dims.empty() ? 0 : 1;  // SumBackward1 / MeanBackward1: the dim overloads
 }
 
 /// SoftmaxBackward0 / LogSoftmaxBackward0 save the result and the dim. With dtype= the node's input
@@ -217,6 +218,30 @@ Tensor record_amax_amin(const Tensor& t, std::span<const int64_t> dims, bool kee
     rec.save(out, /*is_output=*/true);
   }
   return rec.finish(out);
+}
+
+/// MaxBackward1 / MinBackward1 save self and the result.
+Tensor record_all_reduce(const Tensor& t, bool is_max) {
+  OpRecord rec(is_max ? Op::MaxAll : Op::MinAll, {t});
+  Tensor out = all_reduce(t, is_max);
+  rec.save(t);
+  rec.save(out, /*is_output=*/true);
+  return rec.finish(out);
+}
+
+/// MaxBackward0 / MinBackward0 save the indices, the input sizes, dim and keepdim.
+std::pair<Tensor, Tensor> record_max_min_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max) {
+  OpRecord rec(is_max ? Op::MaxDim : Op::MinDim, {t});
+  auto [values, indices] = max_min_dim(t, dim, keepdim, is_max);
+  if (rec.active()) {
+    rec.params().dim = wrap_dim(dim, t.dim());
+    rec.params().keepdim = keepdim;
+    rec.params().sizes = {t.sizes()};
+    rec.save(indices, /*is_output=*/true);
+  }
+  const Tensor outs[] = {values, indices};
+  rec.finish(outs);
+  return {values, indices};
 }
 
 }  // namespace
@@ -257,10 +282,10 @@ Tensor amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { retu
 Tensor amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   return record_amax_amin(t, dims, keepdim, false);
 }
-Tensor max(const Tensor& t) { return all_reduce(t, true); }
-Tensor min(const Tensor& t) { return all_reduce(t, false); }
-std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) { return max_min_dim(t, dim, keepdim, true); }
-std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) { return max_min_dim(t, dim, keepdim, false); }
+Tensor max(const Tensor& t) { return record_all_reduce(t, true); }
+Tensor min(const Tensor& t) { return record_all_reduce(t, false); }
+std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim(t, dim, keepdim, true); }
+std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim(t, dim, keepdim, false); }
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, true); }
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, false); }
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) { return record_softmax(t, dim, dtype, false); }

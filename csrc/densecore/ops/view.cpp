@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "densecore/autograd/function.h"
+#include "densecore/autograd/views.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 
@@ -21,13 +22,19 @@ int64_t ndim_of(const Layout& l) { return static_cast<int64_t>(l.sizes.size()); 
 // A view recorded for autograd as torch's ViewBackward0, TransposeBackward0, ... (derivatives.yaml
 // rows of the view ops): node `op` with input t, the input's sizes, and `dims` / `dim` for the row.
 Tensor recorded_view(Op op, const Tensor& t, const Layout& l, std::vector<int64_t> dims = {}, int64_t dim = 0) {
+  // _unsafe_view shares storage but is not a view for autograd: its result is a fresh tensor there
+  // (an in-place op on it is recorded directly, not through CopySlices), as in torch.
+  const bool tracked = op != Op::UnsafeView;
+  const bool grad_mode = is_grad_enabled();
   OpRecord rec(op, {t});
   if (rec.active()) {
     rec.params().sizes = {t.sizes()};
     rec.params().dims = std::move(dims);
     rec.params().dim = dim;
   }
-  return rec.finish(make_view(t, l));
+  Tensor v = rec.finish(make_view(t, l));
+  if (tracked) mark_view(t, v, grad_mode ? CreationMeta::Default : CreationMeta::NoGradMode);
+  return v;
 }
 
 }  // namespace
@@ -52,7 +59,7 @@ Shape infer_size(std::span<const int64_t> shape, int64_t numel) {
     } else {
       check(shape[d] >= 0, "invalid shape dimension {} at index {} of shape {}", shape[d], d,
             shape_str(shape));
-      known *= shape[d];
+      known = int64_t(uint64_t(known) * uint64_t(shape[d]));  // wraps as torch's does; numel is checked on the view
     }
   }
   Shape out(shape.begin(), shape.end());
@@ -346,8 +353,9 @@ Tensor view_dtype(const Tensor& t, DType dtype) {
       l.offset /= r;
     }
   }
-  Tensor v = make_view(t, l);
-  v.impl()->dtype = dtype;
+  // The new layout is in units of the new dtype: build the view with it (the storage bound is in bytes).
+  Tensor v = Tensor::from_storage(t.storage(), l.sizes, l.strides, l.offset, dtype);
+  v.impl()->version = t.impl()->version;
   return v;
 }
 
@@ -474,14 +482,17 @@ namespace {
 // Records the views of split / split_with_sizes / unbind as ONE multi-output node.
 std::vector<Tensor> record_multi(Op op, const Tensor& t, std::vector<Tensor> outs, std::vector<int64_t> sizes,
                                  int64_t dim) {
+  const CreationMeta creation = is_grad_enabled() ? CreationMeta::MultiOutputNode : CreationMeta::NoGradMode;
   OpRecord rec(op, {t});
-  if (!rec.active()) return outs;
-  rec.params().sizes = {t.sizes()};
-  rec.params().dims = std::move(sizes);
-  rec.params().dim = dim;
+  if (rec.active()) {
+    rec.params().sizes = {t.sizes()};
+    rec.params().dims = std::move(sizes);
+    rec.params().dim = dim;
+  }
   std::vector<Tensor> fresh;  // the views were made with grad mode off: new handles get the node
   for (const Tensor& o : outs) fresh.push_back(make_view(o, layout_of(o)));
   rec.finish(std::span<const Tensor>(fresh));
+  for (const Tensor& o : fresh) mark_view(t, o, creation);
   return fresh;
 }
 
@@ -565,24 +576,20 @@ Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<con
           shape_str(strides));
   const int64_t off = offset.value_or(t.storage_offset());
   check(off >= 0, "Tensor: invalid storage offset {}", off);
-  // Bytes needed: one past the furthest element (torch's setStorage check).
-  int64_t need = 0;
-  bool empty = false;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    check(sizes[i] >= 0, "Trying to create tensor with negative dimension {}: {}", sizes[i],
-          shape_str(sizes));
-    empty |= sizes[i] == 0;
-    need += (sizes[i] - 1) * strides[i];
+  check_size_nonnegative(sizes);
+  // The view's layout is checked against the storage (overflow, bounds) as TensorImpl::set_layout
+  // does for every view; here first so that nothing is recorded for a failing call.
+  check_in_bounds_for_storage(sizes, strides, off, t.itemsize(), t.storage()->nbytes());
+  const bool grad_mode = is_grad_enabled();
+  OpRecord rec(Op::AsStrided, {t});  // AsStridedBackward0: as_strided_backward onto t's geometry
+  if (rec.active()) {
+    rec.params().sizes = {t.sizes(), Shape(sizes.begin(), sizes.end())};
+    rec.params().strides = {t.strides(), Strides(strides.begin(), strides.end())};
+    rec.params().dims = {t.storage_offset(), off};
   }
-  const int64_t item = t.itemsize();
-  const int64_t need_bytes = empty ? 0 : (need + 1 + off) * item;
-  check(need_bytes <= static_cast<int64_t>(t.storage()->nbytes()),
-        "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage "
-        "size of {} are out of bounds for storage of size {}",
-        shape_str(sizes), shape_str(strides), off, item, need_bytes, t.storage()->nbytes());
-  check<NotImplementedError>(!(is_grad_enabled() && requires_grad(t)),
-                             "[as_strided] AsStridedBackward0 is not implemented in densecore yet");
-  return t.as_strided_view(sizes, strides, off);
+  Tensor v = rec.finish(t.as_strided_view(sizes, strides, off));
+  mark_view(t, v, grad_mode ? CreationMeta::Default : CreationMeta::NoGradMode);
+  return v;
 }
 
 void reset_version(const Tensor& t) { t.impl()->version->version.store(0, std::memory_order_relaxed); }
