@@ -9,6 +9,11 @@ from pickle import UnpicklingError, decode_long
 from sys import maxsize
 
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
+# Hashing a tuple recurses in C with no depth check: tuples nested ~100,000 deep overflow the C stack
+# (torch.load segfaults on such a dict key), and tuples sharing sub-tuples make hashing exponential. Keys
+# and set elements are walked first, within these bounds.
+_MAX_HASH_DEPTH = 1000
+_MAX_HASH_ITEMS = 1_000_000
 _user_globals = set()  # add_safe_globals entries: callables or (callable, "full.path")
 
 
@@ -26,6 +31,41 @@ def user_allowed_globals():
         else:
             rc[f"{f.__module__}.{f.__qualname__}"] = f
     return rc
+
+
+def check_hashable(obj):
+    """Raises RuntimeError if hashing `obj` (a dict key, set element or storage key from the file) could
+    crash the interpreter or run for too long; walks its nested tuples without recursing."""
+    if not isinstance(obj, tuple):
+        return
+    stack, seen = [(obj, 1)], 0
+    while stack:
+        t, depth = stack.pop()
+        seen += len(t)
+        if depth > _MAX_HASH_DEPTH or seen > _MAX_HASH_ITEMS:
+            raise RuntimeError(
+                f"densecore.load: a dict key or set element with tuples nested more than {_MAX_HASH_DEPTH} deep or "
+                f"more than {_MAX_HASH_ITEMS} items in all is refused: hashing it could crash the interpreter "
+                "(torch.load does crash on such files)"
+            )
+        stack.extend((x, depth + 1) for x in t if isinstance(x, tuple))
+
+
+def _check_iterable_hashable(arg):
+    """The elements a set/Counter/OrderedDict built from `arg` would hash (a superset: pairs are walked whole)."""
+    if isinstance(arg, (list, tuple)):
+        for item in arg:
+            check_hashable(item)
+
+
+def checked_bytearray(*args):
+    """builtins.bytearray for files: bytearray(n) would zero-fill n bytes the file never held (a few bytes
+    of pickle could ask for terabytes), so an int argument is refused; protocol 2 writes bytearrays as
+    bytearray(str, "latin-1")."""
+    if args and isinstance(args[0], int):
+        raise RuntimeError(f"densecore.load: bytearray({args[0]}) is refused: a checkpoint stores a bytearray's bytes, "
+                           "never its length")
+    return bytearray(*args)
 
 
 def _read_global(readline):
@@ -62,12 +102,14 @@ _NJT_GLOBALS = ("torch.nested._internal.nested_tensor.NestedTensor",
 
 class Unpickler:
     """`allowed` maps "module.name" to the DenseCore object standing for it; `persistent_load(pid)`
-    turns a storage pid into a storage; `tensor_type`/`parameter_type` are for NEWOBJ/BUILD."""
+    turns a storage pid into a storage; `tensor_type`/`parameter_type` are for NEWOBJ/BUILD, and NEWOBJ
+    constructs `whole_types` (and the tensor type) fully rather than through a bare __new__."""
 
-    def __init__(self, file, allowed, persistent_load, tensor_type, parameter_type, encoding="utf-8"):
+    def __init__(self, file, allowed, persistent_load, tensor_type, parameter_type, encoding="utf-8", whole_types=()):
         self.read, self.readline = file.read, file.readline
         self.allowed, self.persistent_load = allowed, persistent_load
         self.tensor_type, self.parameter_type = tensor_type, parameter_type
+        self.whole_types = (tensor_type, *whole_types)
         self.encoding = encoding
         self.memo = {}
 
@@ -107,8 +149,14 @@ class Unpickler:
 
     def op_newobj(self):
         args, cls = self.stack.pop(), self.stack.pop()
+        if _hashes_its_argument(cls, args):
+            _check_iterable_hashable(args[0])
         if cls is self.parameter_type:
             self.stack.append(self.parameter_type(*args))
+        elif any(cls is c for c in self.whole_types):
+            # torch's Tensor and device are C types whose __new__ builds the whole object; DenseCore's stand-ins
+            # build theirs in __init__, so they are called, never handed back half made.
+            self.stack.append(cls(*args))
         elif self.is_allowed(cls):
             self.stack.append(cls.__new__(cls, *args))
         else:
@@ -123,6 +171,8 @@ class Unpickler:
             if hasattr(func, "__self__"):
                 msg += f" which belongs to {func.__self__}"
             raise UnpicklingError(msg)
+        if _hashes_its_argument(func, args):
+            _check_iterable_hashable(args[0])
         self.stack[-1] = func(*args)
 
     def op_build(self):
@@ -169,12 +219,14 @@ class Unpickler:
     def op_setitem(self):
         v, k = self.stack.pop(), self.stack.pop()
         self.check_dict("SETITEM")
+        check_hashable(k)
         self.stack[-1][k] = v
 
     def op_setitems(self):
         items = self.pop_mark()
         self.check_dict("SETITEMS")
         for i in range(0, len(items), 2):
+            check_hashable(items[i])
             self.stack[-1][items[i]] = items[i + 1]
 
     def op_mark(self):
@@ -236,6 +288,11 @@ class Unpickler:
 
 
 _STOP = object()
+_HASHING_CONSTRUCTORS = (set, Counter, OrderedDict)
+
+
+def _hashes_its_argument(func, args):
+    return any(func is c for c in _HASHING_CONSTRUCTORS) and type(args) is tuple and len(args) > 0
 
 
 def _decode_ascii(s):

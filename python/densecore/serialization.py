@@ -9,15 +9,18 @@ never runs code from the file, whatever `weights_only` says (see docs/exactness.
 """
 import contextlib
 import io
+import operator
 import os
 import pickle
+import re
+import reprlib
 import sys
 from collections import Counter, OrderedDict
 
 from . import _C
 from . import _weights_only_unpickler as _wou
 from ._pickler import Pickler, Reduce
-from ._zip import ZipWriter, archive_name
+from ._zip import ZipReader, ZipWriter, archive_name, miniz_error
 
 DEFAULT_PROTOCOL = 2
 
@@ -105,38 +108,136 @@ def _untyped_storage(self):
 
 
 class _LoadedStorage:
-    """A storage read from an archive: its bytes, and one flat tensor per dtype viewing them."""
+    """What persistent_load hands the rebuild functions (torch's TypedStorage): the record's bytes, held by a
+    1-D uint8 tensor, and the dtype the pickle declared for them."""
 
     def __init__(self, data, dtype):
         self.data, self.dtype = data, dtype
-        self._flat = {}
 
-    def flat(self, dtype):
-        if dtype not in self._flat:
-            item = _C.empty(0, dtype=dtype).element_size()
-            self._flat[dtype] = _C._tensor_from_bytes(self.data, [len(self.data) // item], dtype)
-        return self._flat[dtype]
+    @property
+    def _untyped_storage(self):
+        return self
+
+    @property
+    def device(self):
+        from ._device import device  # noqa: PLC0415
+
+        return device("cpu")
+
+    def nbytes(self):
+        return self.data.numel()
 
 
-def _rebuild_tensor(storage, storage_offset, size, stride, dtype=None):
-    return _C._view_of_storage(storage.flat(dtype or storage.dtype), list(size), list(stride), storage_offset)
+class _Unsupported:
+    """Stands for a global torch allows in weights-only files that DenseCore cannot represent (complex and
+    quantized dtypes and storages, sparse/nested rebuild functions): using it in any way raises."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def fail(self, *args, **kwargs):
+        raise RuntimeError(f"densecore.load: {self.name} is not supported by DenseCore")
+
+    __call__ = fail
+
+    @property
+    def dtype(self):
+        self.fail()
+
+    def __repr__(self):
+        return f"<{self.name} (not supported by DenseCore)>"
+
+
+def _unsupported(name):
+    return _Unsupported(name)
+
+
+def _int_arg(value, arg):
+    """An int argument of Tensor.set_ (torch's argument parser: int or __index__, never bool or float)."""
+    if isinstance(value, (bool, float)):
+        raise TypeError(f"set_(): argument '{arg}' must be int, not {type(value).__name__}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"set_(): argument '{arg}' must be int, not {type(value).__name__}") from None
+    if not -(2**63) <= value < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    return value
+
+
+def _int_list_arg(value, arg):
+    """A `tuple of ints` argument of Tensor.set_: a tuple, list or Size of ints, each within int64."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"set_(): argument '{arg}' must be tuple of ints, not {type(value).__name__}")
+    out = []
+    for i, v in enumerate(value):
+        if isinstance(v, (bool, float)) or not hasattr(type(v), "__index__"):
+            raise TypeError(f"set_(): argument '{arg}' must be tuple of ints, but found element of type "
+                            f"{type(v).__name__} at pos {i}")
+        v = operator.index(v)
+        if not -(2**63) <= v < 2**63:
+            raise TypeError(f"set_(): argument '{arg}' failed to unpack the object at pos {i + 1} with error "
+                            '"Overflow when unpacking long long"')
+        out.append(v)
+    return out
+
+
+def _check_dtype(dtype, fn):
+    if isinstance(dtype, _Unsupported):
+        dtype.fail()
+    if type(dtype) is not _C.dtype:
+        raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+
+
+def _set_storage(storage, dtype, storage_offset, size, stride):
+    """Tensor.set_(storage, storage_offset, size, stride) on a new empty `dtype` tensor: the argument checks of
+    torch's parser here, the layout checks (overflow-safe, torch's order and messages) in _C._rebuild_view."""
+    if type(storage) is not _LoadedStorage:
+        raise TypeError(f"set_(): argument 'source' must be torch.Storage, not {type(storage).__name__}")
+    offset = _int_arg(storage_offset, "storage_offset")
+    size = _int_list_arg(size, "size")
+    stride = None if stride is None else _int_list_arg(stride, "stride")
+    return _C._rebuild_view(storage.data, dtype, size, stride, offset)
+
+
+def _set_requires_grad(t, requires_grad, message):
+    if requires_grad and not (t.dtype.is_floating_point or t.dtype.is_complex):
+        raise RuntimeError(message)
+    if requires_grad:
+        t.requires_grad_(True)
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    # torch: torch.empty((0,), dtype=storage.dtype, device=storage._untyped_storage.device).set_(...), so
+    # a non-storage fails on the same attribute as there.
+    dtype = storage.dtype
+    untyped = storage._untyped_storage
+    _ = untyped.device
+    return _set_storage(untyped, dtype, storage_offset, size, stride)
 
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
+    t = _rebuild_tensor(storage, storage_offset, size, stride)
+    if type(requires_grad) is not bool:  # the Tensor.requires_grad setter
+        raise RuntimeError("requires_grad must be a bool")
+    _set_requires_grad(t, requires_grad, "only Tensors of floating point and complex dtype can require gradients")
     if metadata:
         raise NotImplementedError(f"densecore.load: tensor metadata {sorted(metadata)} (conj/neg bits) is not supported")
-    t = _rebuild_tensor(storage, storage_offset, size, stride)
-    if requires_grad:
-        t.requires_grad_(True)
     return t
 
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None):
+    untyped = storage._untyped_storage
+    _ = untyped.device
+    _check_dtype(dtype, "empty")
+    if type(requires_grad) is not bool:  # torch.empty(..., requires_grad=requires_grad)
+        raise TypeError(f"empty(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}")
+    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    t = _set_storage(untyped, dtype, storage_offset, size, stride)
+    _set_requires_grad(t, requires_grad, "Only Tensors of floating point and complex dtype can require gradients")
     if metadata:
         raise NotImplementedError(f"densecore.load: tensor metadata {sorted(metadata)} (conj/neg bits) is not supported")
-    t = _rebuild_tensor(storage, storage_offset, size, stride, dtype)
-    if requires_grad:
-        t.requires_grad_(True)
     return t
 
 
@@ -160,14 +261,6 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     for k, v in (state or {}).items():
         setattr(ret, k, v)
     return ret
-
-
-def _unsupported(name):
-    def fail(*args, **kwargs):
-        raise RuntimeError(f"densecore.load: {name} is not supported by DenseCore")
-
-    fail.__qualname__ = name
-    return fail
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,8 +392,6 @@ _DOCS_MESSAGE = (
 
 def _weights_only_message(message):
     """torch.load's _get_wo_message: the preamble torch puts before a WeightsUnpickler error."""
-    import re  # noqa: PLC0415
-
     if re.search(r"GLOBAL (\S+) was not an allowed global by default.", message):
         updated = (
             "Weights only load failed. This file can still be loaded, to do so you have two options, "
@@ -329,13 +420,13 @@ def _allowed_globals():
         "collections.OrderedDict": OrderedDict, "collections.Counter": Counter,
         "torch.nn.parameter.Parameter": Parameter, "torch.serialization._get_layout": _unsupported("_get_layout"),
         "torch.Size": Size, "torch.Tensor": _C.Tensor, "torch.device": device,
-        "_codecs.encode": _wou.encode, "builtins.bytearray": bytearray, "builtins.set": set,
+        "_codecs.encode": _wou.encode, "builtins.bytearray": _wou.checked_bytearray, "builtins.set": set,
         "builtins.complex": complex,
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2, "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
         "torch._utils._rebuild_tensor": _rebuild_tensor, "torch._utils._rebuild_parameter": _rebuild_parameter,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
         "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
-        "torch.UntypedStorage": UntypedStorage, "torch.storage.UntypedStorage": UntypedStorage,
+        "torch.storage.UntypedStorage": UntypedStorage,
     }
     for name in ("_rebuild_qtensor", "_rebuild_sparse_tensor", "_rebuild_meta_tensor_no_storage",
                  "_rebuild_nested_tensor", "_rebuild_wrapper_subclass", "_rebuild_device_tensor_from_numpy",
@@ -352,22 +443,34 @@ def _allowed_globals():
     return rc
 
 
+def _decode_ascii(s):
+    """torch.serialization._maybe_decode_ascii."""
+    return s.decode("ascii") if isinstance(s, bytes) else s
+
+
 class _Loader:
-    """torch's _load: storages read once per key from data/<key>, placed by map_location."""
+    """torch's _load over a ZipReader: storages read once per key from data/<key>, each checked against the
+    size the pickle declares before a byte of it is read, placed by map_location."""
 
     def __init__(self, zf, prefix, map_location):
         self.zf, self.prefix, self.map_location = zf, prefix, map_location
         self.loaded = {}
+        self.record(".format_version") if self.has(".format_version") else None  # read as torch reads it
         self.swap = self.byteorder() != sys.byteorder
+        if self.has(".storage_alignment"):
+            int(self.record(".storage_alignment"))  # torch parses it (ValueError if it is not a number)
+
+    def entry(self, name):
+        e = self.zf.find(self.prefix + name)
+        if e is None:
+            raise miniz_error(f"locating file {name}", "file not found")
+        return e
 
     def record(self, name):
-        try:
-            return self.zf.read(self.prefix + name)
-        except KeyError:
-            raise RuntimeError(f"PytorchStreamReader failed locating file {name}: file not found") from None
+        return self.zf.read(self.entry(name), name)
 
     def has(self, name):
-        return (self.prefix + name) in self.zf.NameToInfo
+        return self.zf.find(self.prefix + name) is not None
 
     def byteorder(self):
         if not self.has("byteorder"):
@@ -380,21 +483,38 @@ class _Loader:
     def persistent_load(self, pid):
         if not isinstance(pid, tuple):
             raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
-        typename = pid[0].decode("ascii") if isinstance(pid[0], bytes) else pid[0]
+        typename = _decode_ascii(pid[0])
         if typename != "storage":
             raise AssertionError(f"Unknown typename for persistent_load, expected 'storage' but got '{typename}'")
         storage_type, key, location, numel = pid[1:]
         dtype = _C.uint8 if storage_type is UntypedStorage else storage_type.dtype
-        if key not in self.loaded:
-            nbytes = numel * _C.empty(0, dtype=dtype).element_size()
-            data = self.record(f"data/{key}")
-            if len(data) != nbytes:
-                raise RuntimeError(f"densecore.load: record data/{key} holds {len(data)} bytes, expected {nbytes}")
-            if self.swap and dtype.itemsize > 1:
-                data = _byteswap(data, dtype.itemsize)
-            storage = _LoadedStorage(data, dtype)
-            self.loaded[key] = self.restore(storage, location.decode() if isinstance(location, bytes) else location)
-        return self.loaded[key]
+        _wou.check_hashable(key)
+        if key in self.loaded:
+            return self.loaded[key]
+        nbytes = numel * dtype.itemsize
+        storage = self.load_storage(dtype, nbytes, key, _decode_ascii(location))
+        if nbytes:  # torch keeps only storages with data, so empty ones are never shared
+            self.loaded[key] = storage
+        return storage
+
+    def load_storage(self, dtype, nbytes, key, location):
+        name = f"data/{key}"
+        if type(nbytes) is not int or not 0 <= nbytes < 2**64:  # what pybind11 refuses as a size_t
+            raise TypeError(
+                "get_storage_from_record(): incompatible function arguments. The following argument types are "
+                "supported:\n    1. (self: torch._C.PyTorchFileReader, arg0: str, arg1: typing.SupportsInt | "
+                "typing.SupportsIndex, arg2: object) -> torch.Tensor\n\nInvoked with: <torch.PyTorchFileReader>, "
+                f"{reprlib.repr(name)}, {reprlib.repr(nbytes)}, <class 'torch.storage.UntypedStorage'>"
+            )
+        e = self.entry(name)
+        if e.usize != nbytes:  # checked before anything is read or allocated (torch checks after reading)
+            raise RuntimeError(f"record size ({e.usize} bytes) does not match expected size ({nbytes} bytes = "
+                               f"{nbytes} elements * 1 bytes/element) for dtype Byte")
+        buf = bytearray(nbytes)
+        self.zf.read_into(e, memoryview(buf), name)
+        data = _C._storage_from_buffer(buf, dtype.itemsize if self.swap else 1)
+        del buf
+        return self.restore(_LoadedStorage(data, dtype), location)
 
     def restore(self, storage, location):
         m = self.map_location
@@ -408,20 +528,15 @@ class _Loader:
             target = str(m)
         else:
             result = m(storage, location)
-            return storage if result is None else result
+            return _to_location(storage, location) if result is None else result
         return _to_location(storage, target)
-
-
-def _byteswap(data, item):
-    b = bytearray(data)
-    for i in range(0, len(b), item):
-        b[i : i + item] = b[i : i + item][::-1]
-    return bytes(b)
 
 
 def _to_location(storage, location):
     """default_restore_location for a CPU-only library: cpu works, cuda/mps/... raise torch's errors."""
-    if location == "cpu" or location.startswith("cpu:"):
+    if not isinstance(location, str):
+        raise TypeError(f"expected string or bytes-like object, got '{type(location).__name__}'")
+    if location == "cpu":
         return storage
     backend = location.split(":")[0]
     if backend in ("cuda", "xpu", "mtia", "hpu", "mps"):
@@ -431,11 +546,12 @@ def _to_location(storage, location):
             "If you are running on a CPU-only machine, please use torch.load with "
             "map_location=torch.device('cpu') to map your storages to the CPU."
         )
-    raise RuntimeError(f"don't know how to restore data location of {type(storage).__name__} (tagged with {location})")
+    raise RuntimeError(f"don't know how to restore data location of torch.storage.UntypedStorage (tagged with {location})")
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
-    """torch.load for zip archives (torch >= 1.6 format), always through the weights-only unpickler."""
+    """torch.load for zip archives (torch >= 1.6 format), always through the weights-only unpickler.
+    Every size and offset read from the file is checked before use; see docs/reliability.md."""
     if pickle_module is not None and weights_only is not False:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
     encoding = pickle_load_args.pop("encoding", "utf-8")
@@ -446,30 +562,86 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         fh.seek(-len(magic), 1)
         if magic != b"PK\x03\x04":
             return _load_not_zip(fh, f, mmap, encoding)
-        import zipfile  # noqa: PLC0415 (only when loading: keeps `import densecore` fast)
+        return _load_zip(_open_archive(fh), map_location, encoding)
 
-        with zipfile.ZipFile(fh) as zf:
-            return _load_zip(zf, map_location, encoding)
+
+_VERSION_MIN, _VERSION_MAX = 1, 10  # caffe2::serialize::kMinSupportedFileFormatVersion / kMax... in 2.14.1
+
+
+def _open_archive(fh):
+    """PyTorchStreamReader::init: the zip directory, the folder all records sit in, the format version."""
+    zf = ZipReader(fh)
+    names = zf.names()
+    if not names:
+        raise RuntimeError("[enforce fail at inline_container.cc:173] . archive does not contain any files")
+    first = names[0]
+    if b"/" not in first:
+        raise RuntimeError("[enforce fail at inline_container.cc:180] . file in archive is not in a subdirectory: "
+                           + first.decode("utf-8", "replace"))
+    prefix = first[: first.index(b"/") + 1]
+    for n in names:
+        if not n.startswith(prefix):
+            raise RuntimeError("[enforce fail at inline_container.cc:340] . file in archive is not in a subdirectory "
+                               f"{prefix.decode('utf-8', 'replace')}: {n.decode('utf-8', 'replace')}")
+    zf.prefix = prefix.decode("utf-8", "surrogateescape")
+    _check_version(zf)
+    return zf
+
+
+def _check_version(zf):
+    name = ".data/version" if zf.find(zf.prefix + ".data/version") else "version"
+    e = zf.find(zf.prefix + name)
+    if e is None:
+        raise RuntimeError('Expected hasRecord("version") to be true, but got false.  (Could this error message be '
+                           "improved?  If so, please report an enhancement request to PyTorch.)")
+    text = zf.read(e, name)
+    version = _stoull(text)
+    if version < _VERSION_MIN:
+        raise RuntimeError(f"[enforce fail at inline_container.cc:219] . Attempted to read a PyTorch file with version "
+                           f"{version}, but the minimum supported version for reading is {_VERSION_MIN}. Your PyTorch "
+                           "script module file is too old. Please regenerate it with latest version of PyTorch to "
+                           "mitigate this issue.")
+    if version > _VERSION_MAX:
+        raise RuntimeError(f"[enforce fail at inline_container.cc:230] . Attempted to read a PyTorch file with version "
+                           f"{version}, but the maximum supported version for reading is {_VERSION_MAX}. The version "
+                           "of your PyTorch installation may be too old, please upgrade PyTorch to latest version to "
+                           "mitigate this issue.")
+
+
+def _stoull(text):
+    """The record parsed as torch parses it: std::stoull (leading space, a sign, decimal digits, wrapping
+    modulo 2**64 when negative), read back as a signed int64."""
+    m = re.match(rb"[ \t\n\v\f\r]*([+-]?)([0-9]+)", text)
+    if not m:
+        raise RuntimeError(f"[enforce fail at inline_container.cc:215] . Couldn't parse the version "
+                           f"{text.decode('utf-8', 'replace')} as Long Long.")
+    value = int(m.group(2))
+    if value >= 2**64:
+        raise IndexError("stoull")
+    if m.group(1) == b"-":
+        value = -value % 2**64
+    return value - 2**64 if value >= 2**63 else value
 
 
 def _load_zip(zf, map_location, encoding):
-    names = zf.namelist()
-    if not names:
-        raise RuntimeError("PytorchStreamReader failed reading zip archive: archive does not contain any files")
-    if "/" not in names[0]:
-        raise RuntimeError(f"file in archive is not in a subdirectory: {names[0]}")
-    prefix = names[0].split("/")[0] + "/"
-    if prefix + "constants.pkl" in names:
+    prefix = zf.prefix
+    if any(n.lower() == (prefix + "constants.pkl").encode().lower() for n in zf.names()):
         raise RuntimeError("Cannot use ``weights_only=True`` with TorchScript archives passed to ``torch.load``. "
                            + _UNSAFE_MESSAGE)
     loader = _Loader(zf, prefix, map_location)
-    return _unpickle(io.BytesIO(loader.record("data.pkl")), loader.persistent_load, encoding)
+    entry = loader.entry("data.pkl")
+    stream = zf.stream(entry, "data.pkl")
+    result = _unpickle(stream, loader.persistent_load, encoding)
+    if hasattr(stream, "drain"):  # torch reads the whole record before unpickling: a short one fails there
+        stream.drain()
+    return result
 
 
 def _unpickle(fh, persistent_load, encoding):
+    from ._device import device  # noqa: PLC0415
     from .nn.parameter import Parameter  # noqa: PLC0415
 
-    u = _wou.Unpickler(fh, _allowed_globals(), persistent_load, _C.Tensor, Parameter, encoding)
+    u = _wou.Unpickler(fh, _allowed_globals(), persistent_load, _C.Tensor, Parameter, encoding, whole_types=(device,))
     try:
         return u.load()
     except pickle.UnpicklingError as e:
