@@ -211,7 +211,7 @@ class ZipReader:
 
     def find(self, name):
         """The entry of `name` (str, the full name in the archive), or None."""
-        return self.by_name.get(name.encode("utf-8").lower())
+        return self.by_name.get(name.encode("utf-8", "surrogateescape").lower())
 
     def _data_offset(self, e, what):
         if e.flags & 0x41:  # encrypted, or strongly encrypted
@@ -228,37 +228,36 @@ class ZipReader:
         return data_at
 
     def read(self, e, what):
-        """The whole record `e` as bytes; `what` names it in errors (torch's name without the folder)."""
-        buf = bytearray(e.usize)
-        self.read_into(e, memoryview(buf), what)
-        return bytes(buf)
-
-    def read_into(self, e, out, what):
-        """Fills the writable memoryview `out` (exactly e.usize bytes long) with the record `e`."""
+        """The whole record `e` as a bytearray; `what` names it in errors (torch's name without the folder).
+        Its header is checked before the e.usize bytes are allocated."""
         data_at = self._data_offset(e, what)
+        out = bytearray(e.usize)
+        view = memoryview(out)
         if e.method == 0:
             self.f.seek(self.start + data_at)
-            if self.f.readinto(out) != len(out):
-                raise miniz_error(f"reading file {what}", "file read failed")
+            _read_exactly_into(self.f, view, what)
         else:
-            _inflate_into(self.f, self.start + data_at, e.csize, out, what)
+            filled = 0
+            for chunk in _inflated(self.f, self.start + data_at, e.csize, e.usize, what):
+                view[filled : filled + len(chunk)] = chunk
+                filled += len(chunk)
+        return out
 
     def stream(self, e, what):
         """A file-like reader (read, readline) over record `e`: STORED records are read whole; DEFLATED ones are
         inflated only as far as the reader asks, so a huge declared size costs nothing until it is read."""
         if e.method == 0:
-            return io.BytesIO(self.read(e, what))
+            return io.BytesIO(bytes(self.read(e, what)))
         data_at = self._data_offset(e, what)
         return _InflateStream(self.f, self.start + data_at, e.csize, e.usize, what)
 
 
 def _zip64_sizes(extra, usize, csize, offset):
-    """Replaces the 32-bit fields that are 0xFFFFFFFF by the zip64 extended-information extra field's values."""
+    """Replaces the 32-bit fields that are 0xFFFFFFFF by the values of the zip64 extended-information extra
+    field, when there is one (miniz takes 0xFFFFFFFF literally when the entry has no such field)."""
     wanted = [v == _U32_MAX for v in (usize, csize, offset)]
-    if not any(wanted):
-        return usize, csize, offset
     pos = 0
-    while pos + 4 <= len(extra):
+    while any(wanted) and pos + 4 <= len(extra):
         tag, n = struct.unpack_from("<HH", extra, pos)
         body = extra[pos + 4 : pos + 4 + n]
         if tag == 1:
@@ -271,7 +270,7 @@ def _zip64_sizes(extra, usize, csize, offset):
                     at += 8
             return tuple(values)
         pos += 4 + n
-    raise _corrupt()
+    return usize, csize, offset
 
 
 def _inflated(f, offset, csize, usize, what):
@@ -300,11 +299,19 @@ def _inflated(f, offset, csize, usize, what):
             yield chunk
 
 
-def _inflate_into(f, offset, csize, out, what):
+def _read_exactly_into(f, view, what):
     filled = 0
-    for chunk in _inflated(f, offset, csize, len(out), what):
-        out[filled : filled + len(chunk)] = chunk
-        filled += len(chunk)
+    while filled < len(view):
+        n = f.readinto(view[filled:]) if hasattr(f, "readinto") else _read_into_via_read(f, view[filled:])
+        if not n:
+            raise miniz_error(f"reading file {what}", "file read failed")
+        filled += n
+
+
+def _read_into_via_read(f, view):
+    data = f.read(len(view))
+    view[: len(data)] = data
+    return len(data)
 
 
 class _InflateStream:

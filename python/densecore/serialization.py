@@ -467,7 +467,7 @@ class _Loader:
         return e
 
     def record(self, name):
-        return self.zf.read(self.entry(name), name)
+        return bytes(self.zf.read(self.entry(name), name))
 
     def has(self, name):
         return self.zf.find(self.prefix + name) is not None
@@ -510,8 +510,7 @@ class _Loader:
         if e.usize != nbytes:  # checked before anything is read or allocated (torch checks after reading)
             raise RuntimeError(f"record size ({e.usize} bytes) does not match expected size ({nbytes} bytes = "
                                f"{nbytes} elements * 1 bytes/element) for dtype Byte")
-        buf = bytearray(nbytes)
-        self.zf.read_into(e, memoryview(buf), name)
+        buf = self.zf.read(e, name)
         data = _C._storage_from_buffer(buf, dtype.itemsize if self.swap else 1)
         del buf
         return self.restore(_LoadedStorage(data, dtype), location)
@@ -573,7 +572,7 @@ def _open_archive(fh):
     zf = ZipReader(fh)
     names = zf.names()
     if not names:
-        raise RuntimeError("[enforce fail at inline_container.cc:173] . archive does not contain any files")
+        raise RuntimeError("[enforce fail at inline_container.cc:171] . archive does not contain any files")
     first = names[0]
     if b"/" not in first:
         raise RuntimeError("[enforce fail at inline_container.cc:180] . file in archive is not in a subdirectory: "

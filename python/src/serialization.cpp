@@ -129,6 +129,25 @@ uint64_t storage_nbytes_needed(const std::vector<int64_t>& size, const std::vect
   return extent;
 }
 
+// c10's TensorImpl::set_sizes_and_strides keeps no negative stride (they pass the extent check only
+// where they multiply a size of 0 or 1): the last dim's becomes 1, any other's the next dim's size
+// times its stride. That product cannot overflow in torch's accepted files except by wrapping; here
+// it is refused instead.
+std::vector<int64_t> without_negative_strides(const std::vector<int64_t>& size,
+                                              std::vector<int64_t> stride) {
+  for (size_t d = stride.size(); d-- > 0;) {
+    if (stride[d] >= 0) continue;
+    if (d + 1 == stride.size()) {
+      stride[d] = 1;
+    } else {
+      dc::check(!__builtin_mul_overflow(std::max<int64_t>(size[d + 1], 1), stride[d + 1], &stride[d]),
+                "Storage size calculation overflowed with sizes={} and strides={}", int_list(size),
+                int_list(stride));
+    }
+  }
+  return stride;
+}
+
 // torch._utils._rebuild_tensor: a `dtype` tensor over the bytes of `storage` (a uint8 tensor from
 // _storage_from_buffer) with the given layout, sharing them. Checked as Tensor.set_ checks: lengths,
 // offset, numel, extent, then the storage bound (torch reports a storage too small as a failed resize).
@@ -156,7 +175,8 @@ dc::Tensor rebuild_view(const dc::Tensor& storage, dc::DType dtype, const std::v
             "densecore.load: a tensor with sizes {}, strides {} and storage offset {} spans more than "
             "2**63 - 1 bytes; DenseCore cannot address it",
             int_list(size), int_list(stride), offset);
-  return dc::Tensor::from_storage(storage.storage(), size, stride, offset, dtype);
+  return dc::Tensor::from_storage(storage.storage(), size, without_negative_strides(size, stride),
+                                  offset, dtype);
 }
 
 // torch's hash_combine (c10/util/hash.h).
