@@ -14,6 +14,8 @@ import os
 import pickle
 import re
 import reprlib
+import secrets
+import stat
 import sys
 from collections import Counter, OrderedDict
 
@@ -337,7 +339,8 @@ def _pickle(obj):
 
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
-    """torch.save: `obj` to the path or binary file object `f` in PyTorch's zip format."""
+    """torch.save: `obj` to the path or binary file object `f` in PyTorch's zip format. A path is replaced
+    atomically: a failed or interrupted save leaves the previous file as it was (see _replacing)."""
     if not _use_new_zipfile_serialization:
         raise NotImplementedError("densecore.save: the legacy (non-zip) format is not supported")
     if pickle_module is not pickle or pickle_protocol != DEFAULT_PROTOCOL:
@@ -363,16 +366,85 @@ def _open_for_write(f):
         if parent and not os.path.isdir(parent):
             raise RuntimeError(f"Parent directory {parent} does not exist.")
         name = archive_name(path) if path.isascii() else "archive"  # torch streams non-ASCII paths
-        buf = io.BytesIO()
-        yield buf, name
-        with open(path, "wb") as out:  # written only once the archive is complete
-            out.write(buf.getvalue())
+        try:
+            with _replacing(path) as out:
+                yield out, name
+        except OSError as e:  # torch raises RuntimeError for any failed write (with a less useful message)
+            raise RuntimeError(f"densecore.save: writing {path} failed: {e.strerror or e}") from e
     else:
         if not hasattr(f, "write"):
             raise AttributeError(f"expected 'f' to be string, path, or a file-like object with a 'write' attribute")
         yield f, "archive"
         if hasattr(f, "flush"):
             f.flush()
+
+
+@contextlib.contextmanager
+def _replacing(path):
+    """A new file that takes `path`'s place only once complete: written as `.<name>.tmp-<random>` in the same
+    folder, flushed and fsynced, renamed over `path`, then the folder fsynced. If anything fails before the
+    rename (an exception, a full disk, a file-size limit) the temporary file is removed and `path` is untouched;
+    a process killed mid-write leaves `path` untouched too (and its hidden temporary file behind). A symlink
+    is followed (its target is replaced); a path that is not a regular file (/dev/null, a FIFO) is written in
+    place, since it cannot be replaced."""
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if old is not None and stat.S_ISDIR(old.st_mode):
+        raise RuntimeError("[enforce fail at inline_container.cc:747] . open file failed with strerror: Is a directory")
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        with open(target, "wb") as out:
+            yield out
+        return
+    folder = os.path.dirname(target) or "."
+    fd, tmp = _create_temporary(folder, os.path.basename(target))
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        if old is not None:
+            _copy_mode_and_owner(old, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_folder(folder)
+
+
+def _create_temporary(folder, name):
+    """(fd, path) of a new file `.<name>.tmp-<random>` in `folder`, created as open(path, "wb") would (mode
+    0o666 less the umask)."""
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{name}.tmp-{secrets.token_hex(4)}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {name} in {folder}")
+
+
+def _copy_mode_and_owner(old, tmp):
+    """What overwriting in place would have kept: the replaced file's permissions, and its owner when we may set it."""
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+    if hasattr(os, "chown") and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(PermissionError):
+            os.chown(tmp, old.st_uid, old.st_gid)
+
+
+def _fsync_folder(folder):
+    """Makes the rename durable. Some filesystems cannot fsync a folder; the file itself is already synced."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 # ---------------------------------------------------------------------------------------------
