@@ -14,6 +14,7 @@ _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 # and set elements are walked first, within these bounds.
 _MAX_HASH_DEPTH = 1000
 _MAX_HASH_ITEMS = 1_000_000
+_MIN_BYTEARRAY_BUDGET = 1 << 20
 _user_globals = set()  # add_safe_globals entries: callables or (callable, "full.path")
 
 
@@ -58,14 +59,23 @@ def _check_iterable_hashable(arg):
             check_hashable(item)
 
 
-def checked_bytearray(*args):
-    """builtins.bytearray for files: bytearray(n) would zero-fill n bytes the file never held (a few bytes
-    of pickle could ask for terabytes), so an int argument is refused; protocol 2 writes bytearrays as
+def bounded_bytearray(budget):
+    """builtins.bytearray for one file: bytearray(n) zero-fills n bytes the file never held (a few bytes of
+    pickle could ask for terabytes, and torch gives them), so all int arguments together may ask for at most
+    `budget` bytes (the size of the pickle, or 1 MiB if more). Protocol 2 writes a real bytearray as
     bytearray(str, "latin-1")."""
-    if args and isinstance(args[0], int):
-        raise RuntimeError(f"densecore.load: bytearray({args[0]}) is refused: a checkpoint stores a bytearray's bytes, "
-                           "never its length")
-    return bytearray(*args)
+    budget = max(budget, _MIN_BYTEARRAY_BUDGET)
+    left = [budget]
+
+    def checked_bytearray(*args):
+        if args and isinstance(args[0], int) and not isinstance(args[0], bool):
+            if not 0 <= args[0] <= left[0]:
+                raise RuntimeError(f"densecore.load: bytearray({args[0]}) is refused: a file may ask for at most as "
+                                   f"many zero bytes as its pickle holds ({budget} here)")
+            left[0] -= args[0]
+        return bytearray(*args)
+
+    return checked_bytearray
 
 
 def _read_global(readline):
@@ -102,13 +112,16 @@ _NJT_GLOBALS = ("torch.nested._internal.nested_tensor.NestedTensor",
 
 class Unpickler:
     """`allowed` maps "module.name" to the DenseCore object standing for it; `persistent_load(pid)`
-    turns a storage pid into a storage; `tensor_type`/`parameter_type` are for NEWOBJ/BUILD, and NEWOBJ
-    constructs `whole_types` (and the tensor type) fully rather than through a bare __new__."""
+    turns a storage pid into a storage; `tensor_type`/`parameter_type` are for NEWOBJ/BUILD (NEWOBJ of the
+    parameter type calls `new_parameter`), and NEWOBJ constructs `whole_types` (and the tensor type) fully
+    rather than through a bare __new__."""
 
-    def __init__(self, file, allowed, persistent_load, tensor_type, parameter_type, encoding="utf-8", whole_types=()):
+    def __init__(self, file, allowed, persistent_load, tensor_type, parameter_type, encoding="utf-8", whole_types=(),
+                 new_parameter=None):
         self.read, self.readline = file.read, file.readline
         self.allowed, self.persistent_load = allowed, persistent_load
         self.tensor_type, self.parameter_type = tensor_type, parameter_type
+        self.new_parameter = new_parameter or parameter_type
         self.whole_types = (tensor_type, *whole_types)
         self.encoding = encoding
         self.memo = {}
@@ -152,7 +165,7 @@ class Unpickler:
         if _hashes_its_argument(cls, args):
             _check_iterable_hashable(args[0])
         if cls is self.parameter_type:
-            self.stack.append(self.parameter_type(*args))
+            self.stack.append(self.new_parameter(*args))
         elif any(cls is c for c in self.whole_types):
             # torch's Tensor and device are C types whose __new__ builds the whole object; DenseCore's stand-ins
             # build theirs in __init__, so they are called, never handed back half made.
@@ -173,6 +186,8 @@ class Unpickler:
             raise UnpicklingError(msg)
         if _hashes_its_argument(func, args):
             _check_iterable_hashable(args[0])
+        if func is self.parameter_type:
+            func = self.new_parameter
         self.stack[-1] = func(*args)
 
     def op_build(self):

@@ -196,6 +196,8 @@ class ZipReader:
             usize, csize, offset = _zip64_sizes(extra, usize, csize, offset)
             if (method == 0 and usize != csize) or (usize and not csize):
                 raise _corrupt()
+            if flags & 0x2000:  # central directory encrypted ("masked" local headers)
+                raise miniz_error("reading zip archive", "unsupported encryption")
             if disk not in (0, 1):
                 raise miniz_error("reading zip archive", "unsupported multidisk archive")
             if offset + _LOCAL.size + csize > self.size:
@@ -243,10 +245,11 @@ class ZipReader:
                 filled += len(chunk)
         return out
 
-    def stream(self, e, what):
-        """A file-like reader (read, readline) over record `e`: STORED records are read whole; DEFLATED ones are
-        inflated only as far as the reader asks, so a huge declared size costs nothing until it is read."""
-        if e.method == 0:
+    def stream(self, e, what, whole_up_to):
+        """A file-like reader (read, readline) over record `e`: read whole if STORED or at most `whole_up_to`
+        bytes; otherwise inflated only as far as the reader asks, so a huge declared size costs nothing until
+        it is read."""
+        if e.method == 0 or e.usize <= whole_up_to:
             return io.BytesIO(bytes(self.read(e, what)))
         data_at = self._data_offset(e, what)
         return _InflateStream(self.f, self.start + data_at, e.csize, e.usize, what)

@@ -58,10 +58,12 @@ class StorageType:
 
     def __init__(self, name):
         self.name = name
-        self._dtype = _dtype(_storage_dtype_name(name))
+        self._dtype = _dtype(_storage_dtype_name(name)) if name in _STORAGE_NAMES.values() else None
 
     @property
     def dtype(self):
+        if self._dtype is None:  # a storage torch has and DenseCore lacks (complex, quantized)
+            raise RuntimeError(f"densecore.load: torch.{self.name} is not supported by DenseCore")
         return self._dtype
 
     def __str__(self):
@@ -72,7 +74,7 @@ def _storage_dtype_name(storage_name):
     for dt, name in _STORAGE_NAMES.items():
         if name == storage_name:
             return dt
-    raise RuntimeError(f"DenseCore cannot load {storage_name}: it has no such dtype")
+    raise RuntimeError(f"densecore.load: torch.{storage_name} is not supported by DenseCore")
 
 
 class UntypedStorage:
@@ -130,38 +132,60 @@ class _LoadedStorage:
         return self.data.numel()
 
 
-class _Unsupported:
-    """Stands for a global torch allows in weights-only files that DenseCore cannot represent (complex and
-    quantized dtypes and storages, sparse/nested rebuild functions): using it in any way raises."""
+class _UnsupportedDtype:
+    """A dtype torch allows in weights-only files that DenseCore lacks (complex, float8, quantized...): like a
+    torch.dtype it is neither callable nor has attributes; rebuilding a tensor of it raises."""
 
     def __init__(self, name):
         self.name = name
 
-    def fail(self, *args, **kwargs):
-        raise RuntimeError(f"densecore.load: {self.name} is not supported by DenseCore")
-
-    __call__ = fail
-
-    @property
-    def dtype(self):
-        self.fail()
-
     def __repr__(self):
-        return f"<{self.name} (not supported by DenseCore)>"
+        return f"torch.{self.name}"
 
 
-def _unsupported(name):
-    return _Unsupported(name)
+def _unsupported_function(name, params):
+    """Stands for a function torch allows that DenseCore cannot honour (sparse, nested, quantized rebuilds...):
+    a call with the wrong arguments raises TypeError as torch's function would, any other call RuntimeError."""
+    import inspect  # noqa: PLC0415 (only when loading)
+
+    signature = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+
+    def fail(*args, **kwargs):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name.rsplit('.', 1)[1]}() {e}") from None
+        raise RuntimeError(f"densecore.load: {name} is not supported by DenseCore")
+
+    fail.__qualname__ = name
+    return fail
+
+
+# torch's allowed functions DenseCore cannot honour, with their parameters (torch 2.14.1).
+_UNSUPPORTED_FUNCTIONS = {
+    "torch.serialization._get_layout": ("name",),
+    "torch._utils._rebuild_qtensor": ("storage", "storage_offset", "size", "stride", "quantizer_params",
+                                      "requires_grad", "backward_hooks"),
+    "torch._utils._rebuild_sparse_tensor": ("layout", "data"),
+    "torch._utils._rebuild_meta_tensor_no_storage": ("dtype", "size", "stride", "requires_grad"),
+    "torch._utils._rebuild_nested_tensor": ("buffer", "sizes", "strides", "storage_offsets"),
+    "torch._utils._rebuild_wrapper_subclass": ("cls", "dtype", "size", "stride", "storage_offset", "layout", "device",
+                                               "requires_grad"),
+    "torch._utils._rebuild_device_tensor_from_numpy": ("data", "dtype", "device", "requires_grad"),
+    "torch._utils._rebuild_device_tensor_from_cpu_tensor": ("data", "dtype", "device", "requires_grad"),
+}
+
+
+def _int_type_arg(value, arg):
+    """The type check of an int argument of Tensor.set_ (torch's parser: int or __index__, never bool or float)."""
+    if isinstance(value, (bool, float)) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"set_(): argument '{arg}' must be int, not {type(value).__name__}")
 
 
 def _int_arg(value, arg):
-    """An int argument of Tensor.set_ (torch's argument parser: int or __index__, never bool or float)."""
-    if isinstance(value, (bool, float)):
-        raise TypeError(f"set_(): argument '{arg}' must be int, not {type(value).__name__}")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise TypeError(f"set_(): argument '{arg}' must be int, not {type(value).__name__}") from None
+    """The value of an int argument of Tensor.set_."""
+    _int_type_arg(value, arg)
+    value = operator.index(value)
     if not -(2**63) <= value < 2**63:
         raise ValueError("Overflow when unpacking long long")
     return value
@@ -185,8 +209,8 @@ def _int_list_arg(value, arg):
 
 
 def _check_dtype(dtype, fn):
-    if isinstance(dtype, _Unsupported):
-        dtype.fail()
+    if isinstance(dtype, _UnsupportedDtype):
+        raise RuntimeError(f"densecore.load: dtype torch.{dtype.name} is not supported by DenseCore")
     if type(dtype) is not _C.dtype:
         raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
 
@@ -196,10 +220,13 @@ def _set_storage(storage, dtype, storage_offset, size, stride):
     torch's parser here, the layout checks (overflow-safe, torch's order and messages) in _C._rebuild_view."""
     if type(storage) is not _LoadedStorage:
         raise TypeError(f"set_(): argument 'source' must be torch.Storage, not {type(storage).__name__}")
-    offset = _int_arg(storage_offset, "storage_offset")
+    # torch's parser checks types in argument order, unpacking int lists as it goes; the offset's value last
+    _int_type_arg(storage_offset, "storage_offset")
     size = _int_list_arg(size, "size")
     stride = None if stride is None else _int_list_arg(stride, "stride")
-    return _C._rebuild_view(storage.data, dtype, size, stride, offset)
+    if not stride:  # an empty stride list reaches ATen with no data pointer: set_ then ignores it (contiguous)
+        stride = None
+    return _C._rebuild_view(storage.data, dtype, size, stride, _int_arg(storage_offset, "storage_offset"))
 
 
 def _set_requires_grad(t, requires_grad, message):
@@ -244,8 +271,18 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+    return _new_parameter(data, requires_grad)
+
+
+def _new_parameter(data=None, requires_grad=True):
+    """nn.Parameter(data, requires_grad) with torch's checks on what a file may pass."""
     from .nn.parameter import Parameter  # noqa: PLC0415
 
+    if data is not None and not isinstance(data, _C.Tensor):  # torch's Parameter.__new__ calls data.detach()
+        raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
+    if type(requires_grad) is not bool:
+        raise TypeError("_make_subclass(): argument 'require_grad' (position 3) must be bool, not "
+                        f"{type(requires_grad).__name__}")
     return Parameter(data, requires_grad)
 
 
@@ -482,17 +519,27 @@ def _weights_only_message(message):
     return updated + _DOCS_MESSAGE
 
 
-def _allowed_globals():
-    """torch's _get_allowed_globals, resolved to DenseCore objects."""
+def _device_from_file(*args, **kwargs):
+    """torch.device as a file may call it (REDUCE or NEWOBJ): torch's has no default device type."""
+    from ._device import device  # noqa: PLC0415
+
+    if not args and not kwargs:
+        raise TypeError("device() received an invalid combination of arguments - got (), but expected one of:\n"
+                        " * (torch.device device)\n * (str type, int index = -1)\n")
+    return device(*args, **kwargs)
+
+
+def _allowed_globals(pickle_size):
+    """torch's _get_allowed_globals, resolved to DenseCore objects (for a data.pkl of `pickle_size` bytes)."""
     from ._device import device  # noqa: PLC0415
     from ._size import Size  # noqa: PLC0415
     from .nn.parameter import Parameter  # noqa: PLC0415
 
     rc = {
         "collections.OrderedDict": OrderedDict, "collections.Counter": Counter,
-        "torch.nn.parameter.Parameter": Parameter, "torch.serialization._get_layout": _unsupported("_get_layout"),
-        "torch.Size": Size, "torch.Tensor": _C.Tensor, "torch.device": device,
-        "_codecs.encode": _wou.encode, "builtins.bytearray": _wou.checked_bytearray, "builtins.set": set,
+        "torch.nn.parameter.Parameter": Parameter,
+        "torch.Size": Size, "torch.Tensor": _C.Tensor, "torch.device": _device_from_file,
+        "_codecs.encode": _wou.encode, "builtins.bytearray": _wou.bounded_bytearray(pickle_size), "builtins.set": set,
         "builtins.complex": complex,
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2, "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
         "torch._utils._rebuild_tensor": _rebuild_tensor, "torch._utils._rebuild_parameter": _rebuild_parameter,
@@ -500,19 +547,24 @@ def _allowed_globals():
         "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
         "torch.storage.UntypedStorage": UntypedStorage,
     }
-    for name in ("_rebuild_qtensor", "_rebuild_sparse_tensor", "_rebuild_meta_tensor_no_storage",
-                 "_rebuild_nested_tensor", "_rebuild_wrapper_subclass", "_rebuild_device_tensor_from_numpy",
-                 "_rebuild_device_tensor_from_cpu_tensor"):
-        rc[f"torch._utils.{name}"] = _unsupported(f"torch._utils.{name}")
+    for name, params in _UNSUPPORTED_FUNCTIONS.items():
+        rc[name] = _unsupported_function(name, params)
     for dt in _STORAGE_NAMES:
         rc[f"torch.{dt}"] = _dtype(dt)
     for dt in _OTHER_DTYPES:
-        rc[f"torch.{dt}"] = _unsupported(f"dtype torch.{dt}")
+        rc[f"torch.{dt}"] = _UnsupportedDtype(dt)
     for name in list(_STORAGE_NAMES.values()) + list(_OTHER_STORAGES):
-        st = StorageType(name) if name in _STORAGE_NAMES.values() else _unsupported(f"torch.{name}")
+        st = StorageType(name)
         rc[f"torch.{name}"] = st
         rc[f"torch.cuda.{name}"] = st
     return rc
+
+
+def _element_size(dtype):
+    """torch._utils._element_size."""
+    if type(dtype) is not _C.dtype:
+        raise RuntimeError(f"expected torch.dtype, but got {type(dtype)}")
+    return dtype.itemsize
 
 
 def _decode_ascii(s):
@@ -563,7 +615,7 @@ class _Loader:
         _wou.check_hashable(key)
         if key in self.loaded:
             return self.loaded[key]
-        nbytes = numel * dtype.itemsize
+        nbytes = numel * _element_size(dtype)
         storage = self.load_storage(dtype, nbytes, key, _decode_ascii(location))
         if nbytes:  # torch keeps only storages with data, so empty ones are never shared
             self.loaded[key] = storage
@@ -647,16 +699,26 @@ def _open_archive(fh):
         raise RuntimeError("[enforce fail at inline_container.cc:171] . archive does not contain any files")
     first = names[0]
     if b"/" not in first:
-        raise RuntimeError("[enforce fail at inline_container.cc:180] . file in archive is not in a subdirectory: "
-                           + first.decode("utf-8", "replace"))
-    prefix = first[: first.index(b"/") + 1]
-    for n in names:
-        if not n.startswith(prefix):
-            raise RuntimeError("[enforce fail at inline_container.cc:340] . file in archive is not in a subdirectory "
-                               f"{prefix.decode('utf-8', 'replace')}: {n.decode('utf-8', 'replace')}")
-    zf.prefix = prefix.decode("utf-8", "surrogateescape")
+        raise _enforce_error(180, b"file in archive is not in a subdirectory: " + first)
+    zf.prefix = first[: first.index(b"/") + 1].decode("utf-8", "surrogateescape")
     _check_version(zf)
     return zf
+
+
+def _enforce_error(line, text):
+    """A CAFFE_ENFORCE failure of inline_container.cc whose message holds bytes from the file: torch decodes
+    the message as strict UTF-8 when it becomes a Python exception, so invalid bytes raise UnicodeDecodeError."""
+    return RuntimeError((f"[enforce fail at inline_container.cc:{line}] . ".encode() + text).decode("utf-8"))
+
+
+def _record_names(zf):
+    """PyTorchStreamReader::getAllRecords (what torch's TorchScript check lists): every name must be in the
+    archive's folder; returned without it, decoded as strict UTF-8 (as pybind11 hands them to Python)."""
+    prefix = zf.prefix.encode("utf-8", "surrogateescape")
+    for n in zf.names():
+        if not n.startswith(prefix):
+            raise _enforce_error(340, b"file in archive is not in a subdirectory " + prefix + b": " + n)
+    return [n[len(prefix) :].decode("utf-8") for n in zf.names()]
 
 
 def _check_version(zf):
@@ -684,8 +746,7 @@ def _stoull(text):
     modulo 2**64 when negative), read back as a signed int64."""
     m = re.match(rb"[ \t\n\v\f\r]*([+-]?)([0-9]+)", text)
     if not m:
-        raise RuntimeError(f"[enforce fail at inline_container.cc:215] . Couldn't parse the version "
-                           f"{text.decode('utf-8', 'replace')} as Long Long.")
+        raise _enforce_error(215, b"Couldn't parse the version " + bytes(text) + b" as Long Long.")
     value = int(m.group(2))
     if value >= 2**64:
         raise IndexError("stoull")
@@ -694,25 +755,30 @@ def _stoull(text):
     return value - 2**64 if value >= 2**63 else value
 
 
+# data.pkl is read whole, as torch reads it, up to this size; a larger DEFLATED one is inflated as the unpickler
+# reads it, so a pickle record that inflates to gigabytes fails at its first bad opcode.
+_PICKLE_READ_WHOLE = 64 << 20
+
+
 def _load_zip(zf, map_location, encoding):
     prefix = zf.prefix
-    if any(n.lower() == (prefix + "constants.pkl").encode().lower() for n in zf.names()):
+    if "constants.pkl" in _record_names(zf):
         raise RuntimeError("Cannot use ``weights_only=True`` with TorchScript archives passed to ``torch.load``. "
                            + _UNSAFE_MESSAGE)
     loader = _Loader(zf, prefix, map_location)
     entry = loader.entry("data.pkl")
-    stream = zf.stream(entry, "data.pkl")
-    result = _unpickle(stream, loader.persistent_load, encoding)
+    stream = zf.stream(entry, "data.pkl", whole_up_to=_PICKLE_READ_WHOLE)
+    result = _unpickle(stream, loader.persistent_load, encoding, entry.usize)
     if hasattr(stream, "drain"):  # torch reads the whole record before unpickling: a short one fails there
         stream.drain()
     return result
 
 
-def _unpickle(fh, persistent_load, encoding):
-    from ._device import device  # noqa: PLC0415
+def _unpickle(fh, persistent_load, encoding, pickle_size):
     from .nn.parameter import Parameter  # noqa: PLC0415
 
-    u = _wou.Unpickler(fh, _allowed_globals(), persistent_load, _C.Tensor, Parameter, encoding, whole_types=(device,))
+    u = _wou.Unpickler(fh, _allowed_globals(pickle_size), persistent_load, _C.Tensor, Parameter, encoding,
+                       whole_types=(_device_from_file,), new_parameter=_new_parameter)
     try:
         return u.load()
     except pickle.UnpicklingError as e:
@@ -731,10 +797,17 @@ def _load_not_zip(fh, f, mmap, encoding):
     def no_pid(pid):
         raise pickle.UnpicklingError("unsupported persistent id encountered")
 
-    magic = _unpickle(fh, no_pid, encoding)
+    magic = _unpickle(fh, no_pid, encoding, _remaining_size(fh))
     if magic != 0x1950A86A20F9469CFC6C:
         raise RuntimeError("Invalid magic number; corrupt file?")
     raise NotImplementedError("densecore.load: the legacy (pre-zip) torch.save format is not supported")
+
+
+def _remaining_size(fh):
+    here = fh.tell()
+    end = fh.seek(0, 2)
+    fh.seek(here)
+    return end - here
 
 
 @contextlib.contextmanager
