@@ -15,6 +15,10 @@ _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 _MAX_HASH_DEPTH = 1000
 _MAX_HASH_ITEMS = 1_000_000
 _MIN_BYTEARRAY_BUDGET = 1 << 20
+# A loaded tensor can hold 2**40 elements over four floats (stride 0, as torch allows); unpacked as an argument
+# list or iterated by a constructor (set, bytearray...) that is 2**40 Python objects: torch.load hangs. No real
+# checkpoint passes a tensor where an iterable is expected, so past this many elements it is refused.
+_MAX_UNPACKED_TENSOR = 1 << 16
 _user_globals = set()  # add_safe_globals entries: callables or (callable, "full.path")
 
 
@@ -50,6 +54,14 @@ def check_hashable(obj):
                 "(torch.load does crash on such files)"
             )
         stack.extend((x, depth + 1) for x in t if isinstance(x, tuple))
+
+
+def check_unpackable(obj, tensor_type):
+    """Raises RuntimeError if `obj`, about to be unpacked or iterated element by element, is a tensor of more
+    than _MAX_UNPACKED_TENSOR elements."""
+    if isinstance(obj, tensor_type) and obj.numel() > _MAX_UNPACKED_TENSOR:
+        raise RuntimeError(f"densecore.load: a tensor of {obj.numel()} elements where the pickle expects an argument "
+                           "list or an iterable is refused: unpacking it would take as many steps (torch.load hangs)")
 
 
 def _check_iterable_hashable(arg):
@@ -114,15 +126,16 @@ class Unpickler:
     """`allowed` maps "module.name" to the DenseCore object standing for it; `persistent_load(pid)`
     turns a storage pid into a storage; `tensor_type`/`parameter_type` are for NEWOBJ/BUILD (NEWOBJ of the
     parameter type calls `new_parameter`), and NEWOBJ constructs `whole_types` (and the tensor type) fully
-    rather than through a bare __new__."""
+    rather than through a bare __new__; `tensor_takers` may be called with big tensors as arguments."""
 
     def __init__(self, file, allowed, persistent_load, tensor_type, parameter_type, encoding="utf-8", whole_types=(),
-                 new_parameter=None):
+                 new_parameter=None, tensor_takers=()):
         self.read, self.readline = file.read, file.readline
         self.allowed, self.persistent_load = allowed, persistent_load
         self.tensor_type, self.parameter_type = tensor_type, parameter_type
         self.new_parameter = new_parameter or parameter_type
         self.whole_types = (tensor_type, *whole_types)
+        self.tensor_takers = (tensor_type, parameter_type, *tensor_takers)
         self.encoding = encoding
         self.memo = {}
 
@@ -160,8 +173,17 @@ class Unpickler:
     def op_global(self):
         self.stack.append(self.lookup_global(*_read_global(self.readline)))
 
+    def check_arguments(self, func, args):
+        """Guards against what calling func(*args) would unpack, iterate or hash (see check_unpackable and
+        check_hashable); tensors are fine as arguments of the functions that take tensors."""
+        check_unpackable(args, self.tensor_type)
+        if type(args) is tuple and not any(func is f for f in self.tensor_takers):
+            for a in args:
+                check_unpackable(a, self.tensor_type)
+
     def op_newobj(self):
         args, cls = self.stack.pop(), self.stack.pop()
+        self.check_arguments(cls, args)
         if _hashes_its_argument(cls, args):
             _check_iterable_hashable(args[0])
         if cls is self.parameter_type:
@@ -184,6 +206,7 @@ class Unpickler:
             if hasattr(func, "__self__"):
                 msg += f" which belongs to {func.__self__}"
             raise UnpicklingError(msg)
+        self.check_arguments(func, args)
         if _hashes_its_argument(func, args):
             _check_iterable_hashable(args[0])
         if func is self.parameter_type:
@@ -192,6 +215,7 @@ class Unpickler:
 
     def op_build(self):
         state, inst = self.stack.pop(), self.stack[-1]
+        check_unpackable(state, self.tensor_type)
         if type(inst) is self.parameter_type or type(inst) is OrderedDict:
             inst.__dict__.update(state)
         elif self.is_allowed(type(inst)) and type(inst) is not self.tensor_type:

@@ -193,15 +193,16 @@ class ZipReader:
                 raise _corrupt()
             name = cd[pos + _CENTRAL.size : pos + _CENTRAL.size + name_len]
             extra = cd[pos + _CENTRAL.size + name_len : pos + _CENTRAL.size + name_len + extra_len]
-            usize, csize, offset = _zip64_sizes(extra, usize, csize, offset)
-            if (method == 0 and usize != csize) or (usize and not csize):
+            # miniz checks the 32-bit fields as written (0xFFFFFFFF: "see the zip64 field", checked on reading)
+            if csize != _U32_MAX and usize != _U32_MAX and ((method == 0 and usize != csize) or (usize and not csize)):
                 raise _corrupt()
             if flags & 0x2000:  # central directory encrypted ("masked" local headers)
                 raise miniz_error("reading zip archive", "unsupported encryption")
             if disk not in (0, 1):
                 raise miniz_error("reading zip archive", "unsupported multidisk archive")
-            if offset + _LOCAL.size + csize > self.size:
+            if csize != _U32_MAX and offset + _LOCAL.size + csize > self.size:
                 raise _corrupt()
+            usize, csize, offset = _zip64_sizes(extra, usize, csize, offset)
             entries.append(ZipEntry(name, method, flags, csize, usize, offset))
             pos = end
         return entries
@@ -215,9 +216,17 @@ class ZipReader:
         """The entry of `name` (str, the full name in the archive), or None."""
         return self.by_name.get(name.encode("utf-8", "surrogateescape").lower())
 
+    def check(self, e, what):
+        """Where record `e`'s data starts, after every check that needs no more than its headers: encryption,
+        method, the local header, the data inside the file, a DEFLATED size deflate could produce. Nothing is
+        allocated; torch's reader fails on these before anything else too."""
+        return self._data_offset(e, what)
+
     def _data_offset(self, e, what):
         if e.flags & 0x41:  # encrypted, or strongly encrypted
             raise miniz_error(f"retrieving file meta-data for {what}", "unsupported encryption")
+        if e.flags & 0x20:  # compressed patched data
+            raise miniz_error(f"retrieving file meta-data for {what}", "unsupported feature")
         if e.method not in (0, 8):
             raise miniz_error(f"retrieving file meta-data for {what}", "unsupported method")
         header = self._read_at(e.header_offset, _LOCAL.size)
@@ -225,6 +234,8 @@ class ZipReader:
         data_at = e.header_offset + _LOCAL.size + name_len + extra_len
         if sig != 0x04034B50 or data_at + e.csize > self.size:
             raise miniz_error(f"reading file {what}", "invalid header or archive is corrupted")
+        if e.method == 0 and data_at + e.usize > self.size:  # STORED reads usize bytes (they can differ from
+            raise miniz_error(f"reading file {what}", "file read failed")  # csize when one is 0xFFFFFFFF)
         if e.method == 8 and e.usize > e.csize * _MAX_INFLATE_RATIO:
             raise miniz_error(f"reading file {what}", "unexpected decompressed size")
         return data_at

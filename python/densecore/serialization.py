@@ -226,6 +226,10 @@ def _set_storage(storage, dtype, storage_offset, size, stride):
     stride = None if stride is None else _int_list_arg(stride, "stride")
     if not stride:  # an empty stride list reaches ATen with no data pointer: set_ then ignores it (contiguous)
         stride = None
+    if any(v < -(2**62) for v in size + (stride or [])):
+        # c10::SymInt reserves ints below -2**62 for symbolic values, which set_'s CPU kernel refuses
+        raise RuntimeError("/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCPU_1.cpp:5208: SymIntArrayRef expected "
+                           "to contain only concrete integers")
     return _C._rebuild_view(storage.data, dtype, size, stride, _int_arg(storage_offset, "storage_offset"))
 
 
@@ -294,6 +298,7 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
 
 
 def _rebuild_from_type_v2(func, new_type, args, state):
+    _wou.check_unpackable(args, _C.Tensor)
     ret = func(*args)
     if new_type is not type(ret) and new_type is not _C.Tensor:
         raise NotImplementedError(f"densecore.load: tensor subclass {new_type} is not supported")
@@ -519,14 +524,29 @@ def _weights_only_message(message):
     return updated + _DOCS_MESSAGE
 
 
-def _device_from_file(*args, **kwargs):
-    """torch.device as a file may call it (REDUCE or NEWOBJ): torch's has no default device type."""
+def _device_from_file(*args):
+    """torch.device as a file may call it (REDUCE or NEWOBJ), with the argument checks of torch's parser:
+    (str or bytes type, int index) or (device) or (int index of the accelerator)."""
     from ._device import device  # noqa: PLC0415
 
-    if not args and not kwargs:
-        raise TypeError("device() received an invalid combination of arguments - got (), but expected one of:\n"
+    def index_value(v, position):
+        if type(v) is not int:
+            raise TypeError(f"device(): argument 'index' (position {position}) must be int, not {type(v).__name__}")
+        if not -(2**63) <= v < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+        if v < 0:
+            raise RuntimeError("Device index must not be negative")
+        return v
+
+    first = args[0] if args else None
+    if not args or len(args) > 2 or not isinstance(first, (str, bytes, device, int)) or isinstance(first, bool):
+        got = ", ".join(type(a).__name__ for a in args)
+        raise TypeError(f"device() received an invalid combination of arguments - got ({got}), but expected one of:\n"
                         " * (torch.device device)\n * (str type, int index = -1)\n")
-    return device(*args, **kwargs)
+    if isinstance(first, int):  # an accelerator index: torch makes it a cuda device here
+        return device("cuda", index_value(first, 1))
+    index = None if len(args) < 2 or args[1] is None else index_value(args[1], 2)
+    return device(first.decode() if isinstance(first, bytes) else first, index)
 
 
 def _allowed_globals(pickle_size):
@@ -579,7 +599,8 @@ class _Loader:
     def __init__(self, zf, prefix, map_location):
         self.zf, self.prefix, self.map_location = zf, prefix, map_location
         self.loaded = {}
-        self.record(".format_version") if self.has(".format_version") else None  # read as torch reads it
+        if self.has(".format_version"):  # torch reads it (so a record it cannot read fails here too)
+            self.record(".format_version")
         self.swap = self.byteorder() != sys.byteorder
         if self.has(".storage_alignment"):
             int(self.record(".storage_alignment"))  # torch parses it (ValueError if it is not a number)
@@ -631,6 +652,7 @@ class _Loader:
                 f"{reprlib.repr(name)}, {reprlib.repr(nbytes)}, <class 'torch.storage.UntypedStorage'>"
             )
         e = self.entry(name)
+        self.zf.check(e, name)  # the header checks torch's reader makes first
         if e.usize != nbytes:  # checked before anything is read or allocated (torch checks after reading)
             raise RuntimeError(f"record size ({e.usize} bytes) does not match expected size ({nbytes} bytes = "
                                f"{nbytes} elements * 1 bytes/element) for dtype Byte")
@@ -702,6 +724,8 @@ def _open_archive(fh):
         raise _enforce_error(180, b"file in archive is not in a subdirectory: " + first)
     zf.prefix = first[: first.index(b"/") + 1].decode("utf-8", "surrogateescape")
     _check_version(zf)
+    sid = zf.find(zf.prefix + ".data/serialization_id")
+    zf.serialization_id = None if sid is None else bytes(zf.read(sid, ".data/serialization_id"))
     return zf
 
 
@@ -715,10 +739,11 @@ def _record_names(zf):
     """PyTorchStreamReader::getAllRecords (what torch's TorchScript check lists): every name must be in the
     archive's folder; returned without it, decoded as strict UTF-8 (as pybind11 hands them to Python)."""
     prefix = zf.prefix.encode("utf-8", "surrogateescape")
-    for n in zf.names():
+    names = [n.split(b"\0", 1)[0] for n in zf.names()]  # read into a C string: a NUL ends the name
+    for n in names:
         if not n.startswith(prefix):
             raise _enforce_error(340, b"file in archive is not in a subdirectory " + prefix + b": " + n)
-    return [n[len(prefix) :].decode("utf-8") for n in zf.names()]
+    return [n[len(prefix) :].decode("utf-8") for n in names]
 
 
 def _check_version(zf):
@@ -771,6 +796,8 @@ def _load_zip(zf, map_location, encoding):
     result = _unpickle(stream, loader.persistent_load, encoding, entry.usize)
     if hasattr(stream, "drain"):  # torch reads the whole record before unpickling: a short one fails there
         stream.drain()
+    if zf.serialization_id is not None:  # torch logs it as a str after loading
+        zf.serialization_id.decode("utf-8")
     return result
 
 
@@ -778,7 +805,8 @@ def _unpickle(fh, persistent_load, encoding, pickle_size):
     from .nn.parameter import Parameter  # noqa: PLC0415
 
     u = _wou.Unpickler(fh, _allowed_globals(pickle_size), persistent_load, _C.Tensor, Parameter, encoding,
-                       whole_types=(_device_from_file,), new_parameter=_new_parameter)
+                       whole_types=(_device_from_file,), new_parameter=_new_parameter,
+                       tensor_takers=(_rebuild_parameter, _rebuild_parameter_with_state))
     try:
         return u.load()
     except pickle.UnpicklingError as e:

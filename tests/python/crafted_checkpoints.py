@@ -79,7 +79,8 @@ class Entry:
     """One record as it will be laid out: `payload` is the bytes stored in the file (already deflated when
     method is 8); the header fields default to the truthful values and can each be overridden."""
 
-    def __init__(self, name, data, method=0, usize=None, csize=None, crc=None, flags=0, offset=None):
+    def __init__(self, name, data, method=0, usize=None, csize=None, crc=None, flags=0, offset=None,
+                 central_extra=b""):
         self.name = name.encode("utf-8", "surrogateescape") if isinstance(name, str) else name
         self.method, self.flags = method, flags
         if method == 8:
@@ -91,6 +92,14 @@ class Entry:
         self.csize = len(self.payload) if csize is None else csize
         self.crc = zlib.crc32(data) if crc is None else crc
         self.offset = offset  # the central directory's local-header offset; None: where it really is
+        self.central_extra = central_extra  # extra field of the central directory entry (zip64 sizes...)
+
+
+def zip64_sized(name, data):
+    """An entry whose central directory sizes are 0xFFFFFFFF with the true ones in a zip64 extra field (what
+    torch.save writes for records of 4 GiB or more, here for a small one)."""
+    extra = struct.pack("<HHQQ", 1, 16, len(data), len(data))
+    return Entry(name, data, usize=0xFFFFFFFF, csize=0xFFFFFFFF, central_extra=extra)
 
 
 def raw_deflate(data):
@@ -107,8 +116,9 @@ def zip_bytes(entries, zip64=False, disk=0):
         out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, e.flags, e.method, 0, 0, e.crc, e.csize & 0xFFFFFFFF,
                            e.usize & 0xFFFFFFFF, len(e.name), 0) + e.name + e.payload
         central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, e.flags, e.method, 0, 0, e.crc,
-                               e.csize & 0xFFFFFFFF, e.usize & 0xFFFFFFFF, len(e.name), 0, 0, 0, 0, 0,
-                               (at if e.offset is None else e.offset) & 0xFFFFFFFF) + e.name
+                               e.csize & 0xFFFFFFFF, e.usize & 0xFFFFFFFF, len(e.name), len(e.central_extra), 0,
+                               0, 0, 0, (at if e.offset is None else e.offset) & 0xFFFFFFFF) + e.name + \
+            e.central_extra
     cd_at, n = len(out), len(entries)
     out += central
     if zip64:

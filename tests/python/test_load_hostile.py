@@ -81,6 +81,8 @@ def test_rebuild_argument_types_match_torch(tmp_path):
         "stride_none": v2(pid, cc.p_int(0), ints((4,)), cc.P_NONE, cc.P_FALSE, od),
         "requires_grad_int": v2(pid, cc.p_int(0), ints((4,)), ints((1,)), cc.p_int(1), od),
         "requires_grad_true": v2(pid, cc.p_int(0), ints((2,)), ints((1,)), cc.P_TRUE, od),
+        "requires_grad_true_int64": v2(cc.storage_pid(2, "LongStorage"), cc.p_int(0), ints((2,)), ints((1,)),
+                                       cc.P_TRUE, od),
         "storage_is_int": v2(cc.p_int(5), cc.p_int(0), ints((2,)), ints((1,)), cc.P_FALSE, od),
         "too_few_args": v2(pid, cc.p_int(0), ints((2,))),
         "v3_dtype_int": v2(pid, cc.p_int(0), ints((2,)), ints((1,)), cc.P_FALSE, od, cc.p_int(3),
@@ -144,6 +146,11 @@ def test_compressed_and_unusual_zips_match_torch(tmp_path):
         "deflated_pickle": cc.checkpoint(pkl, {"0": F}, deflate=("data.pkl",)),
         "zip64_end_records": cc.zip_bytes([cc.Entry("archive/data.pkl", pkl), cc.Entry("archive/data/0", F),
                                            cc.Entry("archive/version", b"3\n")], zip64=True),
+        "zip64_record_sizes": cc.zip_bytes([cc.Entry("archive/data.pkl", pkl), cc.zip64_sized("archive/data/0", F),
+                                            cc.Entry("archive/version", b"3\n")], zip64=True),
+        "zip64_sizes_without_extra": cc.zip_bytes([cc.Entry("archive/data.pkl", pkl),
+                                                   cc.Entry("archive/data/0", F, usize=0xFFFFFFFF, csize=0xFFFFFFFF),
+                                                   cc.Entry("archive/version", b"3\n")], zip64=True),
         "upper_case_names": cc.zip_bytes([cc.Entry("archive/DATA.PKL", pkl), cc.Entry("archive/Data/0", F),
                                           cc.Entry("archive/VERSION", b"3\n")]),
         "duplicate_record": cc.checkpoint(pkl, {"0": F}, extra=[cc.Entry("archive/data/0", F[::-1])]),
@@ -179,6 +186,8 @@ def test_zip_headers_match_torch(tmp_path):
         "local_header_offset_past_end": _with_central_field(good, 2, 42, "<I", 10**6),
         "sizes_past_end": _with_central_field(_with_central_field(good, 2, 20, "<I", 10**6), 2, 24, "<I", 10**6),
         "stored_sizes_disagree": _with_central_field(good, 2, 24, "<I", 12),
+        # 0xFFFFFFFF passes the directory checks (it means "see zip64"): reading 4 GiB then fails, unallocated
+        "stored_pickle_declares_4gib": _with_central_field(good, 0, 24, "<I", 0xFFFFFFFF),
         "method_12": _with_central_field(good, 2, 10, "<H", 12),
         "encrypted_flag": _with_central_field(good, 2, 8, "<H", 1),
         "multidisk": good[: eocd + 4] + struct.pack("<H", 1) + good[eocd + 6 :],
@@ -195,6 +204,11 @@ def test_zip_headers_match_torch(tmp_path):
                                                        cc.Entry("archive/version", b"3\n")]),
     }
     oracle.assert_cases_equal(_load_cases(tmp_path, files), match_message=True)
+
+
+def _flagged(entry, flags):
+    entry.flags = flags
+    return entry
 
 
 def _break_local_signature(archive, entry_index):
@@ -304,10 +318,12 @@ def test_storage_record_inflating_far_past_its_size_fails_fast(tmp_path):
     cases = {
         # declared as the 16 bytes the tensor needs: inflating stops there (torch's too) and zeros load
         "declared_16": (archive(16), ("tensor", "float32", (4,), bytes(16))),
+        # a size deflate could produce, but not what the tensor needs: refused before inflating (torch
+        # inflates the 200 MB first, then gives the same message)
         "declared_200M": (archive(200 << 20), size_error(200 << 20)),
-        "declared_4G": (archive(four_gib), size_error(four_gib)),
-        # the pickle agrees with 4 GiB, but 200 KB cannot inflate to that: refused before any memory is set
+        # more than 200 KB can inflate to, whether or not the pickle agrees: refused before any memory is set
         # aside (torch allocates 4 GiB, inflates 200 MB, then fails with the same message)
+        "declared_4G": (archive(four_gib), ("error", "RuntimeError", None)),
         "declared_4G_as_the_pickle_says": (archive(four_gib, byte_pickle), ("error", "RuntimeError", None)),
     }
     code = "import time\nt0 = time.perf_counter()\ntry:\n    out = torch.load(PATH)\nexcept Exception as e:\n" \
@@ -474,3 +490,75 @@ out = [len(cuts), sorted(outcomes), torch.load(io.BytesIO(data))["n"]]
     count, outcomes, n = res[1][0][2], [o[2] for o in res[1][1][1]], res[1][2][2]
     assert count > 200 and n == 3, res
     assert outcomes == ["RuntimeError", "UnpicklingError"], outcomes  # cut before the zip magic: not a zip
+
+
+@pytest.mark.oracle
+def test_cases_found_by_differential_fuzzing_match_torch(tmp_path):
+    """Inputs where scripts/fuzz_load.py --compare-torch once found DenseCore raising another class than torch."""
+    pkl = cc.tensor_pickle((4,), (1,))
+    masked = cc.checkpoint(pkl, {"0": F})
+    masked = _with_central_field(masked, 2, 8, "<H", 0x2000)
+
+    def reduce(module, name, *args):
+        return cc.pickle_of(cc.p_global(module, name) + cc.p_tuple(list(args)) + b"R")
+
+    tensor = cc.rebuild_v2(cc.storage_pid(4), 0, (4,), (1,))
+    files = {
+        "masked_central_directory": masked,
+        "record_name_not_utf8": cc.checkpoint(pkl, {"0": F}, extra=[cc.Entry(b"archive/data/\x80", b"")]),
+        "name_outside_folder_not_utf8": cc.checkpoint(pkl, {"0": F}, extra=[cc.Entry(b"archive\xafdata/0", b"")]),
+        "version_not_utf8": cc.checkpoint(pkl, {"0": F}, version=b"\xff\n"),
+        "empty_stride_list": cc.checkpoint(cc.pickle_of(cc.rebuild_v2(cc.storage_pid(4), 0, (2, 2), ())), {"0": F}),
+        "parameter_of_str": reduce("torch.nn.parameter", "Parameter", cc.p_str("x")),
+        "device_without_arguments": reduce("torch", "device"),
+        "complex_storage_called": reduce("torch", "ComplexFloatStorage"),
+        "parameter_of_tensor": cc.checkpoint(reduce("torch._utils", "_rebuild_parameter", tensor, cc.P_TRUE,
+                                                    cc.P_ORDERED_DICT), {"0": F}),
+        "serialization_id_unreadable": cc.checkpoint(b"\0", {"0": F}, extra=[_flagged(
+            cc.Entry("archive/.data/serialization_id", b"1234"), 0x20)]),
+        "serialization_id_not_utf8": cc.checkpoint(pkl, {"0": F},
+                                                   extra=[cc.Entry("archive/.data/serialization_id", b"\xff")]),
+        "nul_in_record_name": cc.checkpoint(pkl, {"0": F}, extra=[cc.Entry(b"archive/x\0\x80", b"")]),
+        "patched_data_flag": cc.zip_bytes([cc.Entry("archive/data.pkl", pkl), _flagged(cc.Entry("archive/data/0", F),
+                                                                                        0x20),
+                                           cc.Entry("archive/version", b"3\n")]),
+        "stride_below_symint_range": cc.checkpoint(cc.pickle_of(cc.rebuild_v2(cc.storage_pid(4), 0, (1,),
+                                                                              (-(2**62) - 1,))), {"0": F}),
+        "size_below_symint_range_and_a_zero": cc.checkpoint(cc.pickle_of(cc.rebuild_v2(cc.storage_pid(4), 0,
+                                                                                       (-(2**63), 0), (1, 1))),
+                                                            {"0": F}),
+        "device_index_str": reduce("torch", "device", cc.p_str("cuda"), cc.p_str("x")),
+        "device_index_negative": reduce("torch", "device", cc.p_str("cpu"), cc.p_int(-2)),
+        "device_accelerator_index": reduce("torch", "device", cc.p_int(3)),
+    }
+    files = {k: v if v[:2] == b"PK" else cc.checkpoint(v, {}) for k, v in files.items()}
+    oracle.assert_cases_equal(_load_cases(tmp_path, files), match_message=True)
+    class_only = {
+        "parameter_requires_grad_int": cc.checkpoint(reduce("torch._utils", "_rebuild_parameter", tensor, cc.p_int(1),
+                                                            cc.P_ORDERED_DICT), {"0": F}),
+        "sparse_rebuild_without_arguments": cc.checkpoint(reduce("torch._utils", "_rebuild_sparse_tensor"), {}),
+        "device_of_list": cc.checkpoint(reduce("torch", "device", b"](" + cc.p_int(1) + b"e"), {}),
+        "tensor_class_as_storage_type": cc.checkpoint(cc.pickle_of(cc.rebuild_v2(
+            cc.storage_pid(4).replace(cc.p_global("torch", "FloatStorage"), cc.p_global("torch", "Tensor")), 0, (4,),
+            (1,))), {"0": F}),
+    }
+    oracle.assert_cases_equal(_load_cases(tmp_path, class_only))
+
+
+@pytest.mark.notorch
+@pytest.mark.parametrize("how", ["argument_list", "set_of_it", "from_type_args"])
+def test_huge_stride_0_tensor_is_not_unpacked_element_by_element(tmp_path, how):
+    """A 2**40-element stride-0 view of four floats (loadable, as in torch) used where the pickle wants an
+    argument list or an iterable: torch.load iterates it (hangs); DenseCore refuses at once."""
+    huge = cc.rebuild_v2(cc.storage_pid(4), 0, (2**40,), (0,))
+    if how == "argument_list":
+        body = cc.p_global("torch._utils", "_rebuild_tensor_v2") + huge + b"R"
+    elif how == "set_of_it":
+        body = cc.p_global("builtins", "set") + b"(" + huge + b"tR"
+    else:
+        body = cc.p_global("torch._tensor", "_rebuild_from_type_v2") + cc.p_tuple(
+            [cc.p_global("builtins", "set"), cc.p_global("torch", "Tensor"), huge, cc.P_NONE]) + b"R"
+    t0 = time.perf_counter()
+    res = _densecore_load(_write(tmp_path / "huge.pt", cc.checkpoint(cc.pickle_of(body), {"0": F})))
+    assert res[:2] == ("error", "RuntimeError") and "1099511627776 elements" in res[2], res
+    assert time.perf_counter() - t0 < 30
