@@ -281,7 +281,8 @@ class Unpickler:
         self.stack.append(tuple(items))
 
     def op_tuple_n(self, n):
-        self.stack[-n:] = [tuple(self.stack[-n:])] if n else [()]
+        items = tuple(self.stack[i - n] for i in range(n))  # IndexError on a short stack, as in torch
+        self.stack[-n:] = [items]
 
     def op_binpersid(self):
         pid = self.stack.pop()

@@ -158,6 +158,7 @@ class ZipReader:
         return data
 
     def _end_of_central_directory(self):
+        """(entry count, directory size, directory offset) from the end records, checked as miniz checks them."""
         tail_len = min(self.size, _EOCD_SEARCH)
         tail = self._read_at(self.size - tail_len, tail_len)
         pos = tail.rfind(b"PK\x05\x06", 0, tail_len - _EOCD.size + 4)  # a whole record must follow
@@ -165,20 +166,36 @@ class ZipReader:
             raise miniz_error("reading zip archive", "failed finding central directory")
         eocd_at = self.size - tail_len + pos
         _, disk, cd_disk, count_here, count, cd_size, cd_offset, _ = _EOCD.unpack_from(tail, pos)
-        if eocd_at >= _EOCD64_LOCATOR.size:
-            locator = self._read_at(eocd_at - _EOCD64_LOCATOR.size, _EOCD64_LOCATOR.size)
-            sig, _, eocd64_at, _ = _EOCD64_LOCATOR.unpack(locator)
-            if sig == 0x07064B50:
-                if eocd64_at > self.size - _EOCD64.size:
-                    raise miniz_error("reading zip archive", "not a ZIP archive")
-                rec = _EOCD64.unpack(self._read_at(eocd64_at, _EOCD64.size))
-                if rec[0] == 0x06064B50:
-                    _, _, _, _, disk, cd_disk, count_here, count, cd_size, cd_offset = rec
-        if count != count_here or disk > 1 or cd_disk > 1 or (disk != cd_disk and count):
+        zip64 = self._zip64_end(eocd_at)
+        if zip64 is not None:
+            disks, (_, record_size, _, _, disk, cd_disk, count_here, count, cd_size, cd_offset) = zip64
+            if record_size < _EOCD64.size - 12:
+                raise _corrupt()
+            if disks != 1:
+                raise miniz_error("reading zip archive", "unsupported multidisk archive")
+            if count > _U32_MAX or count_here > _U32_MAX:
+                raise miniz_error("reading zip archive", "too many files")
+            if cd_size > _U32_MAX:
+                raise miniz_error("reading zip archive", "unsupported central directory size")
+        if count != count_here or ((disk | cd_disk) != 0 and (disk != 1 or cd_disk != 1)):
             raise miniz_error("reading zip archive", "unsupported multidisk archive")
         if cd_size < count * _CENTRAL.size or cd_offset + cd_size > self.size:
             raise _corrupt()
         return count, cd_size, cd_offset
+
+    def _zip64_end(self, eocd_at):
+        """(disk count, zip64 end record fields) when a zip64 locator precedes the end record and points at a
+        zip64 end record; None otherwise (then the 32-bit fields stand)."""
+        if eocd_at < _EOCD64_LOCATOR.size:
+            return None
+        sig, _, eocd64_at, disks = _EOCD64_LOCATOR.unpack(self._read_at(eocd_at - _EOCD64_LOCATOR.size,
+                                                                        _EOCD64_LOCATOR.size))
+        if sig != 0x07064B50:
+            return None
+        if eocd64_at > self.size - _EOCD64.size:
+            raise miniz_error("reading zip archive", "not a ZIP archive")
+        record = _EOCD64.unpack(self._read_at(eocd64_at, _EOCD64.size))
+        return (disks, record) if record[0] == 0x06064B50 else None
 
     def _central_directory(self, count, cd_size, cd_offset):
         cd = self._read_at(cd_offset, cd_size)
@@ -186,15 +203,17 @@ class ZipReader:
         for _ in range(count):
             if pos + _CENTRAL.size > cd_size:
                 raise _corrupt()
-            (sig, _, _, flags, method, _, _, _, csize, usize, name_len, extra_len, comment_len, disk, _, _,
+            (sig, _, _, flags, method, mtime, _, _, csize, usize, name_len, extra_len, comment_len, disk, _, _,
              offset) = _CENTRAL.unpack_from(cd, pos)
             end = pos + _CENTRAL.size + name_len + extra_len + comment_len
             if sig != 0x02014B50 or end > cd_size:
                 raise _corrupt()
             name = cd[pos + _CENTRAL.size : pos + _CENTRAL.size + name_len]
             extra = cd[pos + _CENTRAL.size + name_len : pos + _CENTRAL.size + name_len + extra_len]
-            # miniz checks the 32-bit fields as written (0xFFFFFFFF: "see the zip64 field", checked on reading)
-            if csize != _U32_MAX and usize != _U32_MAX and ((method == 0 and usize != csize) or (usize and not csize)):
+            # miniz checks the 32-bit fields as written (0xFFFFFFFF: "see the zip64 field", checked on reading),
+            # and takes an entry as STORED only if method and modification time (read as one 32-bit word) are 0
+            stored = method == 0 and mtime == 0
+            if csize != _U32_MAX and usize != _U32_MAX and ((stored and usize != csize) or (usize and not csize)):
                 raise _corrupt()
             if flags & 0x2000:  # central directory encrypted ("masked" local headers)
                 raise miniz_error("reading zip archive", "unsupported encryption")

@@ -275,6 +275,12 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+    """What nn.Parameter's __reduce_ex__ names (Python pickling of a DenseCore Parameter)."""
+    return _new_parameter(data, requires_grad)
+
+
+def _rebuild_parameter_from_file(data, requires_grad, backward_hooks):
+    """torch._utils._rebuild_parameter as a file calls it: torch's three required parameters."""
     return _new_parameter(data, requires_grad)
 
 
@@ -562,7 +568,7 @@ def _allowed_globals(pickle_size):
         "_codecs.encode": _wou.encode, "builtins.bytearray": _wou.bounded_bytearray(pickle_size), "builtins.set": set,
         "builtins.complex": complex,
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2, "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
-        "torch._utils._rebuild_tensor": _rebuild_tensor, "torch._utils._rebuild_parameter": _rebuild_parameter,
+        "torch._utils._rebuild_tensor": _rebuild_tensor, "torch._utils._rebuild_parameter": _rebuild_parameter_from_file,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
         "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
         "torch.storage.UntypedStorage": UntypedStorage,
@@ -730,8 +736,10 @@ def _open_archive(fh):
 
 
 def _enforce_error(line, text):
-    """A CAFFE_ENFORCE failure of inline_container.cc whose message holds bytes from the file: torch decodes
-    the message as strict UTF-8 when it becomes a Python exception, so invalid bytes raise UnicodeDecodeError."""
+    """A CAFFE_ENFORCE failure of inline_container.cc whose message holds bytes from the file: torch passes the
+    message on as a C string decoded as strict UTF-8, so it ends at a NUL and invalid bytes raise
+    UnicodeDecodeError."""
+    text = text.split(b"\0", 1)[0]  # the message is a C string: a NUL ends it
     return RuntimeError((f"[enforce fail at inline_container.cc:{line}] . ".encode() + text).decode("utf-8"))
 
 
@@ -806,7 +814,7 @@ def _unpickle(fh, persistent_load, encoding, pickle_size):
 
     u = _wou.Unpickler(fh, _allowed_globals(pickle_size), persistent_load, _C.Tensor, Parameter, encoding,
                        whole_types=(_device_from_file,), new_parameter=_new_parameter,
-                       tensor_takers=(_rebuild_parameter, _rebuild_parameter_with_state))
+                       tensor_takers=(_rebuild_parameter_from_file, _rebuild_parameter_with_state))
     try:
         return u.load()
     except pickle.UnpicklingError as e:
