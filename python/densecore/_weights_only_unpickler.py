@@ -81,10 +81,10 @@ def bounded_bytearray(budget):
 
     def checked_bytearray(*args):
         if args and isinstance(args[0], int) and not isinstance(args[0], bool):
-            if not 0 <= args[0] <= left[0]:
+            if args[0] > left[0]:  # (a negative count is bytearray's own ValueError)
                 raise RuntimeError(f"densecore.load: bytearray({args[0]}) is refused: a file may ask for at most as "
                                    f"many zero bytes as its pickle holds ({budget} here)")
-            left[0] -= args[0]
+            left[0] -= max(args[0], 0)
         return bytearray(*args)
 
     return checked_bytearray

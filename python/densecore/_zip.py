@@ -236,9 +236,9 @@ class ZipReader:
         return self.by_name.get(name.encode("utf-8", "surrogateescape").lower())
 
     def check(self, e, what):
-        """Where record `e`'s data starts, after every check that needs no more than its headers: encryption,
-        method, the local header, the data inside the file, a DEFLATED size deflate could produce. Nothing is
-        allocated; torch's reader fails on these before anything else too."""
+        """Where record `e`'s data starts (None for an empty record), after every check that needs no more than
+        its headers: encryption, method, the local header, the data inside the file, a DEFLATED size deflate
+        could produce. Nothing is allocated; torch's reader fails on these before anything else too."""
         return self._data_offset(e, what)
 
     def _data_offset(self, e, what):
@@ -248,6 +248,10 @@ class ZipReader:
             raise miniz_error(f"retrieving file meta-data for {what}", "unsupported feature")
         if e.method not in (0, 8):
             raise miniz_error(f"retrieving file meta-data for {what}", "unsupported method")
+        if e.csize == 0:  # miniz extracts an empty record without reading its local header
+            if e.usize:  # (torch would hand back e.usize uninitialised bytes)
+                raise miniz_error(f"reading file {what}", "unexpected decompressed size")
+            return None
         header = self._read_at(e.header_offset, _LOCAL.size)
         sig, *_, name_len, extra_len = _LOCAL.unpack(header)
         data_at = e.header_offset + _LOCAL.size + name_len + extra_len
@@ -261,10 +265,17 @@ class ZipReader:
 
     def read(self, e, what):
         """The whole record `e` as a bytearray; `what` names it in errors (torch's name without the folder).
-        Its header is checked before the e.usize bytes are allocated."""
-        data_at = self._data_offset(e, what)
+        Its headers are checked before the e.usize bytes are allocated."""
+        self.check(e, what)
         out = bytearray(e.usize)
-        view = memoryview(out)
+        self.read_into(e, memoryview(out), what)
+        return out
+
+    def read_into(self, e, view, what):
+        """Fills the writable memoryview `view` (e.usize bytes) with record `e`."""
+        data_at = self._data_offset(e, what)
+        if data_at is None:  # an empty record
+            return
         if e.method == 0:
             self.f.seek(self.start + data_at)
             _read_exactly_into(self.f, view, what)
@@ -273,7 +284,6 @@ class ZipReader:
             for chunk in _inflated(self.f, self.start + data_at, e.csize, e.usize, what):
                 view[filled : filled + len(chunk)] = chunk
                 filled += len(chunk)
-        return out
 
     def stream(self, e, what, whole_up_to):
         """A file-like reader (read, readline) over record `e`: read whole if STORED or at most `whole_up_to`
@@ -281,7 +291,7 @@ class ZipReader:
         it is read."""
         if e.method == 0 or e.usize <= whole_up_to:
             return io.BytesIO(bytes(self.read(e, what)))
-        data_at = self._data_offset(e, what)
+        data_at = self._data_offset(e, what)  # not None: usize > whole_up_to >= 0 so csize > 0
         return _InflateStream(self.f, self.start + data_at, e.csize, e.usize, what)
 
 

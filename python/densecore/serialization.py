@@ -662,9 +662,13 @@ class _Loader:
         if e.usize != nbytes:  # checked before anything is read or allocated (torch checks after reading)
             raise RuntimeError(f"record size ({e.usize} bytes) does not match expected size ({nbytes} bytes = "
                                f"{nbytes} elements * 1 bytes/element) for dtype Byte")
-        buf = self.zf.read(e, name)
-        data = _C._storage_from_buffer(buf, dtype.itemsize if self.swap else 1)
-        del buf
+        data, view = _C._storage_buffer(nbytes)  # read straight into the storage, then swapped in place
+        try:
+            self.zf.read_into(e, view, name)
+        finally:
+            _release(view, data)
+        if self.swap and dtype.itemsize > 1:
+            _C._byteswap_(data, dtype.itemsize)
         return self.restore(_LoadedStorage(data, dtype), location)
 
     def restore(self, storage, location):
@@ -681,6 +685,19 @@ class _Loader:
             result = m(storage, location)
             return _to_location(storage, location) if result is None else result
         return _to_location(storage, target)
+
+
+_PINNED = []  # storages whose memoryview a file object kept: never freed, so the view cannot outlive them
+
+
+def _release(view, storage):
+    """Ends `view` (over `storage`'s memory, which it does not keep alive); if a file object still holds a slice
+    of it, the storage is kept for the life of the process instead."""
+    try:
+        view.release()
+    except BufferError:
+        _PINNED.append(storage)
+        raise
 
 
 def _to_location(storage, location):

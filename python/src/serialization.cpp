@@ -45,46 +45,45 @@ uint16_t bswap(uint16_t v) { return __builtin_bswap16(v); }
 uint32_t bswap(uint32_t v) { return __builtin_bswap32(v); }
 uint64_t bswap(uint64_t v) { return __builtin_bswap64(v); }
 
-// Copies n bytes (whole elements of U) reversing the byte order of each element.
+// Reverses the byte order of each U in n bytes (whole elements), in place.
 template <class U>
-void copy_swapped(unsigned char* dst, const unsigned char* src, size_t n) {
+void swap_in_place(unsigned char* p, size_t n) {
   for (size_t i = 0; i < n; i += sizeof(U)) {
     U v;
-    std::memcpy(&v, src + i, sizeof v);
+    std::memcpy(&v, p + i, sizeof v);
     v = bswap(v);
-    std::memcpy(dst + i, &v, sizeof v);
+    std::memcpy(p + i, &v, sizeof v);
   }
 }
 
-// A 1-D uint8 tensor owning a copy of `buffer`'s bytes (bytes, bytearray, memoryview...). With
-// swap_itemsize of 2, 4 or 8 the byte order of every element of that size is reversed on the way:
-// torch's UntypedStorage.byteswap(dtype), for records written on a machine of the other endianness.
-dc::Tensor storage_from_buffer(nb::handle buffer, int64_t swap_itemsize) {
-  Py_buffer view;
-  if (PyObject_GetBuffer(buffer.ptr(), &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
-  struct Release {
-    Py_buffer* v;
-    ~Release() { PyBuffer_Release(v); }
-  } release{&view};
-  const auto n = static_cast<size_t>(view.len);
-  const auto item = static_cast<size_t>(swap_itemsize);
-  dc::check<dc::ValueError>(item == 1 || item == 2 || item == 4 || item == 8,
-                            "_storage_from_buffer: cannot swap elements of {} bytes", swap_itemsize);
-  dc::check<dc::ValueError>(n % item == 0, "_storage_from_buffer: {} bytes are not whole elements of {}",
-                            n, item);
-  const std::vector<int64_t> shape{static_cast<int64_t>(n)};
+// (a new 1-D uint8 tensor of nbytes, uninitialised; a writable memoryview of its bytes): a record is read
+// straight into the storage. The view does not keep the tensor alive: the caller holds the tensor and
+// releases the view (memoryview.release()) before letting go of it.
+nb::tuple storage_buffer(int64_t nbytes) {
+  dc::check<dc::ValueError>(nbytes >= 0, "_storage_buffer: negative size {}", nbytes);
+  const std::vector<int64_t> shape{nbytes};
   dc::Tensor t = dc::Tensor::empty(shape, dc::DType::UInt8);
-  auto* dst = static_cast<unsigned char*>(t.data_ptr());
-  const auto* src = static_cast<const unsigned char*>(view.buf);
-  if (item == 2)
-    copy_swapped<uint16_t>(dst, src, n);
-  else if (item == 4)
-    copy_swapped<uint32_t>(dst, src, n);
-  else if (item == 8)
-    copy_swapped<uint64_t>(dst, src, n);
-  else if (n)
-    std::memcpy(dst, src, n);
-  return t;
+  PyObject* view = PyMemoryView_FromMemory(static_cast<char*>(t.storage()->data()),
+                                           static_cast<Py_ssize_t>(nbytes), PyBUF_WRITE);
+  if (!view) throw nb::python_error();
+  return nb::make_tuple(t, nb::steal(view));
+}
+
+// torch's UntypedStorage.byteswap(dtype) for records written on a machine of the other endianness: the
+// byte order of every itemsize-byte element of the uint8 tensor `storage`, reversed in place.
+void byteswap_(const dc::Tensor& storage, int64_t itemsize) {
+  auto* p = static_cast<unsigned char*>(storage.storage()->data());
+  const size_t n = storage.storage()->nbytes();
+  dc::check<dc::ValueError>(itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8,
+                            "_byteswap_: cannot swap elements of {} bytes", itemsize);
+  dc::check<dc::ValueError>(n % size_t(itemsize) == 0, "_byteswap_: {} bytes are not whole elements of {}",
+                            n, itemsize);
+  if (itemsize == 2)
+    swap_in_place<uint16_t>(p, n);
+  else if (itemsize == 4)
+    swap_in_place<uint32_t>(p, n);
+  else if (itemsize == 8)
+    swap_in_place<uint64_t>(p, n);
 }
 
 // c10's safe_compute_numel: the product of the sizes taken as unsigned, so a negative size overflows.
@@ -149,7 +148,7 @@ std::vector<int64_t> without_negative_strides(const std::vector<int64_t>& size,
 }
 
 // torch._utils._rebuild_tensor: a `dtype` tensor over the bytes of `storage` (a uint8 tensor from
-// _storage_from_buffer) with the given layout, sharing them. Checked as Tensor.set_ checks: lengths,
+// _storage_buffer) with the given layout, sharing them. Checked as Tensor.set_ checks: lengths,
 // offset, numel, extent, then the storage bound (torch reports a storage too small as a failed resize).
 dc::Tensor rebuild_view(const dc::Tensor& storage, dc::DType dtype, const std::vector<int64_t>& size,
                         const std::optional<std::vector<int64_t>>& stride_or_none, int64_t offset) {
@@ -205,7 +204,8 @@ void bind_serialization(nb::module_& m, TensorClass& cls) {
   m.def("_tensor_from_bytes", &tensor_from_bytes, nb::arg("data"), nb::arg("shape"),
         nb::arg("dtype"));
   m.def("_serialization_id", &serialization_id, nb::arg("record_names"), nb::arg("combined_crc32"));
-  m.def("_storage_from_buffer", &storage_from_buffer, nb::arg("buffer"), nb::arg("swap_itemsize"));
+  m.def("_storage_buffer", &storage_buffer, nb::arg("nbytes"));
+  m.def("_byteswap_", &byteswap_, nb::arg("storage"), nb::arg("itemsize"));
   m.def("_rebuild_view", &rebuild_view, nb::arg("storage"), nb::arg("dtype"), nb::arg("size"),
         nb::arg("stride").none(), nb::arg("storage_offset"));
   // Identity of the storage (torch's storage._cdata): views of one tensor report the same key.

@@ -530,6 +530,9 @@ def test_cases_found_by_differential_fuzzing_match_torch(tmp_path):
         "size_below_symint_range_and_a_zero": cc.checkpoint(cc.pickle_of(cc.rebuild_v2(cc.storage_pid(4), 0,
                                                                                        (-(2**63), 0), (1, 1))),
                                                             {"0": F}),
+        "empty_record_broken_local_header": _break_local_signature(cc.checkpoint(
+            cc.pickle_of(cc.rebuild_v2(cc.storage_pid(0, key="1"), 0, (0,), (1,))), {"0": F, "1": b""}), 3),
+        "bytearray_of_negative_count": cc.checkpoint(reduce("builtins", "bytearray", cc.p_int(-1)), {}),
         "device_index_str": reduce("torch", "device", cc.p_str("cuda"), cc.p_str("x")),
         "device_index_negative": reduce("torch", "device", cc.p_str("cpu"), cc.p_int(-2)),
         "device_accelerator_index": reduce("torch", "device", cc.p_int(3)),
