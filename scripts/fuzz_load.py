@@ -25,7 +25,6 @@ import os
 import random
 import selectors
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
