@@ -413,11 +413,14 @@ def run(args, lib):
 
     def replace(w, outcome):
         """w died or went silent at its next index: record it, restart a worker on the rest of the batch."""
-        i, end = w.batch
-        results[i] = (outcome, float(args.timeout))
         sel.unregister(w.proc.stdout)
         w.kill()
         workers.remove(w)
+        if w.batch is None:  # idle: nothing was running
+            return
+        i, end = w.batch
+        if i < end:  # (i == end: it died after its last result, before saying "done")
+            results[i] = (outcome, float(args.timeout))
         if i + 1 < end:
             todo.appendleft((i + 1, end))
         feed(start_worker())
