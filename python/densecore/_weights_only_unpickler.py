@@ -9,6 +9,16 @@ from pickle import UnpicklingError, decode_long
 from sys import maxsize
 
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
+# Hashing a tuple recurses in C with no depth check: tuples nested ~100,000 deep overflow the C stack
+# (torch.load segfaults on such a dict key), and tuples sharing sub-tuples make hashing exponential. Keys
+# and set elements are walked first, within these bounds.
+_MAX_HASH_DEPTH = 1000
+_MAX_HASH_ITEMS = 1_000_000
+_MIN_BYTEARRAY_BUDGET = 1 << 20
+# A loaded tensor can hold 2**40 elements over four floats (stride 0, as torch allows); unpacked as an argument
+# list or iterated by a constructor (set, bytearray...) that is 2**40 Python objects: torch.load hangs. No real
+# checkpoint passes a tensor where an iterable is expected, so past this many elements it is refused.
+_MAX_UNPACKED_TENSOR = 1 << 16
 _user_globals = set()  # add_safe_globals entries: callables or (callable, "full.path")
 
 
@@ -26,6 +36,58 @@ def user_allowed_globals():
         else:
             rc[f"{f.__module__}.{f.__qualname__}"] = f
     return rc
+
+
+def check_hashable(obj):
+    """Raises RuntimeError if hashing `obj` (a dict key, set element or storage key from the file) could
+    crash the interpreter or run for too long; walks its nested tuples without recursing."""
+    if not isinstance(obj, tuple):
+        return
+    stack, seen = [(obj, 1)], 0
+    while stack:
+        t, depth = stack.pop()
+        seen += len(t)
+        if depth > _MAX_HASH_DEPTH or seen > _MAX_HASH_ITEMS:
+            raise RuntimeError(
+                f"densecore.load: a dict key or set element with tuples nested more than {_MAX_HASH_DEPTH} deep or "
+                f"more than {_MAX_HASH_ITEMS} items in all is refused: hashing it could crash the interpreter "
+                "(torch.load does crash on such files)"
+            )
+        stack.extend((x, depth + 1) for x in t if isinstance(x, tuple))
+
+
+def check_unpackable(obj, tensor_type):
+    """Raises RuntimeError if `obj`, about to be unpacked or iterated element by element, is a tensor of more
+    than _MAX_UNPACKED_TENSOR elements."""
+    if isinstance(obj, tensor_type) and obj.numel() > _MAX_UNPACKED_TENSOR:
+        raise RuntimeError(f"densecore.load: a tensor of {obj.numel()} elements where the pickle expects an argument "
+                           "list or an iterable is refused: unpacking it would take as many steps (torch.load hangs)")
+
+
+def _check_iterable_hashable(arg):
+    """The elements a set/Counter/OrderedDict built from `arg` would hash (a superset: pairs are walked whole)."""
+    if isinstance(arg, (list, tuple)):
+        for item in arg:
+            check_hashable(item)
+
+
+def bounded_bytearray(budget):
+    """builtins.bytearray for one file: bytearray(n) zero-fills n bytes the file never held (a few bytes of
+    pickle could ask for terabytes, and torch gives them), so all int arguments together may ask for at most
+    `budget` bytes (the size of the pickle, or 1 MiB if more). Protocol 2 writes a real bytearray as
+    bytearray(str, "latin-1")."""
+    budget = max(budget, _MIN_BYTEARRAY_BUDGET)
+    left = [budget]
+
+    def checked_bytearray(*args):
+        if args and isinstance(args[0], int) and not isinstance(args[0], bool):
+            if args[0] > left[0]:  # (a negative count is bytearray's own ValueError)
+                raise RuntimeError(f"densecore.load: bytearray({args[0]}) is refused: a file may ask for at most as "
+                                   f"many zero bytes as its pickle holds ({budget} here)")
+            left[0] -= max(args[0], 0)
+        return bytearray(*args)
+
+    return checked_bytearray
 
 
 def _read_global(readline):
@@ -62,12 +124,18 @@ _NJT_GLOBALS = ("torch.nested._internal.nested_tensor.NestedTensor",
 
 class Unpickler:
     """`allowed` maps "module.name" to the DenseCore object standing for it; `persistent_load(pid)`
-    turns a storage pid into a storage; `tensor_type`/`parameter_type` are for NEWOBJ/BUILD."""
+    turns a storage pid into a storage; `tensor_type`/`parameter_type` are for NEWOBJ/BUILD (NEWOBJ of the
+    parameter type calls `new_parameter`), and NEWOBJ constructs `whole_types` (and the tensor type) fully
+    rather than through a bare __new__; `tensor_takers` may be called with big tensors as arguments."""
 
-    def __init__(self, file, allowed, persistent_load, tensor_type, parameter_type, encoding="utf-8"):
+    def __init__(self, file, allowed, persistent_load, tensor_type, parameter_type, encoding="utf-8", whole_types=(),
+                 new_parameter=None, tensor_takers=()):
         self.read, self.readline = file.read, file.readline
         self.allowed, self.persistent_load = allowed, persistent_load
         self.tensor_type, self.parameter_type = tensor_type, parameter_type
+        self.new_parameter = new_parameter or parameter_type
+        self.whole_types = (tensor_type, *whole_types)
+        self.tensor_takers = (tensor_type, parameter_type, *tensor_takers)
         self.encoding = encoding
         self.memo = {}
 
@@ -105,10 +173,25 @@ class Unpickler:
     def op_global(self):
         self.stack.append(self.lookup_global(*_read_global(self.readline)))
 
+    def check_arguments(self, func, args):
+        """Guards against what calling func(*args) would unpack, iterate or hash (see check_unpackable and
+        check_hashable); tensors are fine as arguments of the functions that take tensors."""
+        check_unpackable(args, self.tensor_type)
+        if type(args) is tuple and not any(func is f for f in self.tensor_takers):
+            for a in args:
+                check_unpackable(a, self.tensor_type)
+
     def op_newobj(self):
         args, cls = self.stack.pop(), self.stack.pop()
+        self.check_arguments(cls, args)
+        if _hashes_its_argument(cls, args):
+            _check_iterable_hashable(args[0])
         if cls is self.parameter_type:
-            self.stack.append(self.parameter_type(*args))
+            self.stack.append(self.new_parameter(*args))
+        elif any(cls is c for c in self.whole_types):
+            # torch's Tensor and device are C types whose __new__ builds the whole object; DenseCore's stand-ins
+            # build theirs in __init__, so they are called, never handed back half made.
+            self.stack.append(cls(*args))
         elif self.is_allowed(cls):
             self.stack.append(cls.__new__(cls, *args))
         else:
@@ -123,10 +206,16 @@ class Unpickler:
             if hasattr(func, "__self__"):
                 msg += f" which belongs to {func.__self__}"
             raise UnpicklingError(msg)
+        self.check_arguments(func, args)
+        if _hashes_its_argument(func, args):
+            _check_iterable_hashable(args[0])
+        if func is self.parameter_type:
+            func = self.new_parameter
         self.stack[-1] = func(*args)
 
     def op_build(self):
         state, inst = self.stack.pop(), self.stack[-1]
+        check_unpackable(state, self.tensor_type)
         if type(inst) is self.parameter_type or type(inst) is OrderedDict:
             inst.__dict__.update(state)
         elif self.is_allowed(type(inst)) and type(inst) is not self.tensor_type:
@@ -169,12 +258,14 @@ class Unpickler:
     def op_setitem(self):
         v, k = self.stack.pop(), self.stack.pop()
         self.check_dict("SETITEM")
+        check_hashable(k)
         self.stack[-1][k] = v
 
     def op_setitems(self):
         items = self.pop_mark()
         self.check_dict("SETITEMS")
         for i in range(0, len(items), 2):
+            check_hashable(items[i])
             self.stack[-1][items[i]] = items[i + 1]
 
     def op_mark(self):
@@ -190,7 +281,8 @@ class Unpickler:
         self.stack.append(tuple(items))
 
     def op_tuple_n(self, n):
-        self.stack[-n:] = [tuple(self.stack[-n:])] if n else [()]
+        items = tuple(self.stack[i - n] for i in range(n))  # IndexError on a short stack, as in torch
+        self.stack[-n:] = [items]
 
     def op_binpersid(self):
         pid = self.stack.pop()
@@ -236,6 +328,11 @@ class Unpickler:
 
 
 _STOP = object()
+_HASHING_CONSTRUCTORS = (set, Counter, OrderedDict)
+
+
+def _hashes_its_argument(func, args):
+    return any(func is c for c in _HASHING_CONSTRUCTORS) and type(args) is tuple and len(args) > 0
 
 
 def _decode_ascii(s):

@@ -8,16 +8,24 @@ load() reads such archives, written by torch or DenseCore, through the weights-o
 never runs code from the file, whatever `weights_only` says (see docs/exactness.md).
 """
 import contextlib
-import io
 import os
 import pickle
+import re
+import reprlib
+import secrets
+import stat
 import sys
 from collections import Counter, OrderedDict
 
 from . import _C
 from . import _weights_only_unpickler as _wou
 from ._pickler import Pickler, Reduce
-from ._zip import ZipWriter, archive_name
+from ._zip import ZipReader, ZipWriter, archive_name, miniz_error
+from ._rebuild import (  # noqa: F401 (_rebuild_parameter: nn.Parameter's __reduce_ex__ names it here)
+    _UNSUPPORTED_FUNCTIONS, _device_from_file, _LoadedStorage, _new_parameter, _rebuild_from_type_v2,
+    _rebuild_parameter, _rebuild_parameter_from_file, _rebuild_parameter_with_state, _rebuild_tensor,
+    _rebuild_tensor_v2, _rebuild_tensor_v3, _unsupported_function, _UnsupportedDtype,
+)
 
 DEFAULT_PROTOCOL = 2
 
@@ -46,17 +54,19 @@ def _dtype_name(dt):
 
 
 # ---------------------------------------------------------------------------------------------
-# Rebuild functions: what the GLOBALs torch._utils._rebuild_* resolve to on load.
+# Storage types (the rebuild functions themselves are in _rebuild.py)
 # ---------------------------------------------------------------------------------------------
 class StorageType:
     """torch.serialization.StorageType: what a legacy `torch.FloatStorage` GLOBAL loads as."""
 
     def __init__(self, name):
         self.name = name
-        self._dtype = _dtype(_storage_dtype_name(name))
+        self._dtype = _dtype(_storage_dtype_name(name)) if name in _STORAGE_NAMES.values() else None
 
     @property
     def dtype(self):
+        if self._dtype is None:  # a storage torch has and DenseCore lacks (complex, quantized)
+            raise RuntimeError(f"densecore.load: torch.{self.name} is not supported by DenseCore")
         return self._dtype
 
     def __str__(self):
@@ -67,7 +77,7 @@ def _storage_dtype_name(storage_name):
     for dt, name in _STORAGE_NAMES.items():
         if name == storage_name:
             return dt
-    raise RuntimeError(f"DenseCore cannot load {storage_name}: it has no such dtype")
+    raise RuntimeError(f"densecore.load: torch.{storage_name} is not supported by DenseCore")
 
 
 class UntypedStorage:
@@ -102,72 +112,6 @@ class UntypedStorage:
 def _untyped_storage(self):
     """Tensor.untyped_storage()."""
     return UntypedStorage(self)
-
-
-class _LoadedStorage:
-    """A storage read from an archive: its bytes, and one flat tensor per dtype viewing them."""
-
-    def __init__(self, data, dtype):
-        self.data, self.dtype = data, dtype
-        self._flat = {}
-
-    def flat(self, dtype):
-        if dtype not in self._flat:
-            item = _C.empty(0, dtype=dtype).element_size()
-            self._flat[dtype] = _C._tensor_from_bytes(self.data, [len(self.data) // item], dtype)
-        return self._flat[dtype]
-
-
-def _rebuild_tensor(storage, storage_offset, size, stride, dtype=None):
-    return _C._view_of_storage(storage.flat(dtype or storage.dtype), list(size), list(stride), storage_offset)
-
-
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
-    if metadata:
-        raise NotImplementedError(f"densecore.load: tensor metadata {sorted(metadata)} (conj/neg bits) is not supported")
-    t = _rebuild_tensor(storage, storage_offset, size, stride)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
-
-
-def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None):
-    if metadata:
-        raise NotImplementedError(f"densecore.load: tensor metadata {sorted(metadata)} (conj/neg bits) is not supported")
-    t = _rebuild_tensor(storage, storage_offset, size, stride, dtype)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
-
-
-def _rebuild_parameter(data, requires_grad, backward_hooks=None):
-    from .nn.parameter import Parameter  # noqa: PLC0415
-
-    return Parameter(data, requires_grad)
-
-
-def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
-    param = _rebuild_parameter(data, requires_grad)
-    for k, v in (state or {}).items():
-        setattr(param, k, v)
-    return param
-
-
-def _rebuild_from_type_v2(func, new_type, args, state):
-    ret = func(*args)
-    if new_type is not type(ret) and new_type is not _C.Tensor:
-        raise NotImplementedError(f"densecore.load: tensor subclass {new_type} is not supported")
-    for k, v in (state or {}).items():
-        setattr(ret, k, v)
-    return ret
-
-
-def _unsupported(name):
-    def fail(*args, **kwargs):
-        raise RuntimeError(f"densecore.load: {name} is not supported by DenseCore")
-
-    fail.__qualname__ = name
-    return fail
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,7 +188,8 @@ def _pickle(obj):
 
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
-    """torch.save: `obj` to the path or binary file object `f` in PyTorch's zip format."""
+    """torch.save: `obj` to the path or binary file object `f` in PyTorch's zip format. A path is replaced
+    atomically: a failed or interrupted save leaves the previous file as it was (see _replacing)."""
     if not _use_new_zipfile_serialization:
         raise NotImplementedError("densecore.save: the legacy (non-zip) format is not supported")
     if pickle_module is not pickle or pickle_protocol != DEFAULT_PROTOCOL:
@@ -270,16 +215,85 @@ def _open_for_write(f):
         if parent and not os.path.isdir(parent):
             raise RuntimeError(f"Parent directory {parent} does not exist.")
         name = archive_name(path) if path.isascii() else "archive"  # torch streams non-ASCII paths
-        buf = io.BytesIO()
-        yield buf, name
-        with open(path, "wb") as out:  # written only once the archive is complete
-            out.write(buf.getvalue())
+        try:
+            with _replacing(path) as out:
+                yield out, name
+        except OSError as e:  # torch raises RuntimeError for any failed write (with a less useful message)
+            raise RuntimeError(f"densecore.save: writing {path} failed: {e.strerror or e}") from e
     else:
         if not hasattr(f, "write"):
-            raise AttributeError(f"expected 'f' to be string, path, or a file-like object with a 'write' attribute")
+            raise AttributeError("expected 'f' to be string, path, or a file-like object with a 'write' attribute")
         yield f, "archive"
         if hasattr(f, "flush"):
             f.flush()
+
+
+@contextlib.contextmanager
+def _replacing(path):
+    """A new file that takes `path`'s place only once complete: written as `.<name>.tmp-<random>` in the same
+    folder, flushed and fsynced, renamed over `path`, then the folder fsynced. If anything fails before the
+    rename (an exception, a full disk, a file-size limit) the temporary file is removed and `path` is untouched;
+    a process killed mid-write leaves `path` untouched too (and its hidden temporary file behind). A symlink
+    is followed (its target is replaced); a path that is not a regular file (/dev/null, a FIFO) is written in
+    place, since it cannot be replaced."""
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if old is not None and stat.S_ISDIR(old.st_mode):
+        raise RuntimeError("[enforce fail at inline_container.cc:747] . open file failed with strerror: Is a directory")
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        with open(target, "wb") as out:
+            yield out
+        return
+    folder = os.path.dirname(target) or "."
+    fd, tmp = _create_temporary(folder, os.path.basename(target))
+    try:
+        with os.fdopen(fd, "wb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        if old is not None:
+            _copy_mode_and_owner(old, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_folder(folder)
+
+
+def _create_temporary(folder, name):
+    """(fd, path) of a new file `.<name>.tmp-<random>` in `folder`, created as open(path, "wb") would (mode
+    0o666 less the umask)."""
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{name}.tmp-{secrets.token_hex(4)}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {name} in {folder}")
+
+
+def _copy_mode_and_owner(old, tmp):
+    """What overwriting in place would have kept: the replaced file's permissions, and its owner when we may set it."""
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+    if hasattr(os, "chown") and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(PermissionError):
+            os.chown(tmp, old.st_uid, old.st_gid)
+
+
+def _fsync_folder(folder):
+    """Makes the rename durable. Some filesystems cannot fsync a folder; the file itself is already synced."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,8 +313,6 @@ _DOCS_MESSAGE = (
 
 def _weights_only_message(message):
     """torch.load's _get_wo_message: the preamble torch puts before a WeightsUnpickler error."""
-    import re  # noqa: PLC0415
-
     if re.search(r"GLOBAL (\S+) was not an allowed global by default.", message):
         updated = (
             "Weights only load failed. This file can still be loaded, to do so you have two options, "
@@ -319,55 +331,72 @@ def _weights_only_message(message):
     return updated + _DOCS_MESSAGE
 
 
-def _allowed_globals():
-    """torch's _get_allowed_globals, resolved to DenseCore objects."""
-    from ._device import device  # noqa: PLC0415
+def _allowed_globals(pickle_size):
+    """torch's _get_allowed_globals, resolved to DenseCore objects (for a data.pkl of `pickle_size` bytes)."""
     from ._size import Size  # noqa: PLC0415
     from .nn.parameter import Parameter  # noqa: PLC0415
 
     rc = {
         "collections.OrderedDict": OrderedDict, "collections.Counter": Counter,
-        "torch.nn.parameter.Parameter": Parameter, "torch.serialization._get_layout": _unsupported("_get_layout"),
-        "torch.Size": Size, "torch.Tensor": _C.Tensor, "torch.device": device,
-        "_codecs.encode": _wou.encode, "builtins.bytearray": bytearray, "builtins.set": set,
+        "torch.nn.parameter.Parameter": Parameter,
+        "torch.Size": Size, "torch.Tensor": _C.Tensor, "torch.device": _device_from_file,
+        "_codecs.encode": _wou.encode, "builtins.bytearray": _wou.bounded_bytearray(pickle_size), "builtins.set": set,
         "builtins.complex": complex,
         "torch._utils._rebuild_tensor_v2": _rebuild_tensor_v2, "torch._utils._rebuild_tensor_v3": _rebuild_tensor_v3,
-        "torch._utils._rebuild_tensor": _rebuild_tensor, "torch._utils._rebuild_parameter": _rebuild_parameter,
+        "torch._utils._rebuild_tensor": _rebuild_tensor, "torch._utils._rebuild_parameter": _rebuild_parameter_from_file,
         "torch._utils._rebuild_parameter_with_state": _rebuild_parameter_with_state,
         "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
-        "torch.UntypedStorage": UntypedStorage, "torch.storage.UntypedStorage": UntypedStorage,
+        "torch.storage.UntypedStorage": UntypedStorage,
     }
-    for name in ("_rebuild_qtensor", "_rebuild_sparse_tensor", "_rebuild_meta_tensor_no_storage",
-                 "_rebuild_nested_tensor", "_rebuild_wrapper_subclass", "_rebuild_device_tensor_from_numpy",
-                 "_rebuild_device_tensor_from_cpu_tensor"):
-        rc[f"torch._utils.{name}"] = _unsupported(f"torch._utils.{name}")
+    for name, params in _UNSUPPORTED_FUNCTIONS.items():
+        rc[name] = _unsupported_function(name, params)
     for dt in _STORAGE_NAMES:
         rc[f"torch.{dt}"] = _dtype(dt)
     for dt in _OTHER_DTYPES:
-        rc[f"torch.{dt}"] = _unsupported(f"dtype torch.{dt}")
+        rc[f"torch.{dt}"] = _UnsupportedDtype(dt)
     for name in list(_STORAGE_NAMES.values()) + list(_OTHER_STORAGES):
-        st = StorageType(name) if name in _STORAGE_NAMES.values() else _unsupported(f"torch.{name}")
+        st = StorageType(name)
         rc[f"torch.{name}"] = st
         rc[f"torch.cuda.{name}"] = st
     return rc
 
 
+def _element_size(dtype):
+    """torch._utils._element_size."""
+    if type(dtype) is not _C.dtype:
+        raise RuntimeError(f"expected torch.dtype, but got {type(dtype)}")
+    return dtype.itemsize
+
+
+def _decode_ascii(s):
+    """torch.serialization._maybe_decode_ascii."""
+    return s.decode("ascii") if isinstance(s, bytes) else s
+
+
 class _Loader:
-    """torch's _load: storages read once per key from data/<key>, placed by map_location."""
+    """torch's _load over a ZipReader: storages read once per key from data/<key>, each checked against the
+    size the pickle declares before a byte of it is read, placed by map_location."""
 
     def __init__(self, zf, prefix, map_location):
         self.zf, self.prefix, self.map_location = zf, prefix, map_location
         self.loaded = {}
+        if self.has(".format_version"):  # torch reads it (so a record it cannot read fails here too)
+            self.record(".format_version")
         self.swap = self.byteorder() != sys.byteorder
+        if self.has(".storage_alignment"):
+            int(self.record(".storage_alignment"))  # torch parses it (ValueError if it is not a number)
+
+    def entry(self, name):
+        e = self.zf.find(self.prefix + name)
+        if e is None:
+            raise miniz_error(f"locating file {name}", "file not found")
+        return e
 
     def record(self, name):
-        try:
-            return self.zf.read(self.prefix + name)
-        except KeyError:
-            raise RuntimeError(f"PytorchStreamReader failed locating file {name}: file not found") from None
+        return bytes(self.zf.read(self.entry(name), name))
 
     def has(self, name):
-        return (self.prefix + name) in self.zf.NameToInfo
+        return self.zf.find(self.prefix + name) is not None
 
     def byteorder(self):
         if not self.has("byteorder"):
@@ -380,21 +409,42 @@ class _Loader:
     def persistent_load(self, pid):
         if not isinstance(pid, tuple):
             raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
-        typename = pid[0].decode("ascii") if isinstance(pid[0], bytes) else pid[0]
+        typename = _decode_ascii(pid[0])
         if typename != "storage":
             raise AssertionError(f"Unknown typename for persistent_load, expected 'storage' but got '{typename}'")
         storage_type, key, location, numel = pid[1:]
         dtype = _C.uint8 if storage_type is UntypedStorage else storage_type.dtype
-        if key not in self.loaded:
-            nbytes = numel * _C.empty(0, dtype=dtype).element_size()
-            data = self.record(f"data/{key}")
-            if len(data) != nbytes:
-                raise RuntimeError(f"densecore.load: record data/{key} holds {len(data)} bytes, expected {nbytes}")
-            if self.swap and dtype.itemsize > 1:
-                data = _byteswap(data, dtype.itemsize)
-            storage = _LoadedStorage(data, dtype)
-            self.loaded[key] = self.restore(storage, location.decode() if isinstance(location, bytes) else location)
-        return self.loaded[key]
+        _wou.check_hashable(key)
+        if key in self.loaded:
+            return self.loaded[key]
+        nbytes = numel * _element_size(dtype)
+        storage = self.load_storage(dtype, nbytes, key, _decode_ascii(location))
+        if nbytes:  # torch keeps only storages with data, so empty ones are never shared
+            self.loaded[key] = storage
+        return storage
+
+    def load_storage(self, dtype, nbytes, key, location):
+        name = f"data/{key}"
+        if type(nbytes) is not int or not 0 <= nbytes < 2**64:  # what pybind11 refuses as a size_t
+            raise TypeError(
+                "get_storage_from_record(): incompatible function arguments. The following argument types are "
+                "supported:\n    1. (self: torch._C.PyTorchFileReader, arg0: str, arg1: typing.SupportsInt | "
+                "typing.SupportsIndex, arg2: object) -> torch.Tensor\n\nInvoked with: <torch.PyTorchFileReader>, "
+                f"{reprlib.repr(name)}, {reprlib.repr(nbytes)}, <class 'torch.storage.UntypedStorage'>"
+            )
+        e = self.entry(name)
+        self.zf.check(e, name)  # the header checks torch's reader makes first
+        if e.usize != nbytes:  # checked before anything is read or allocated (torch checks after reading)
+            raise RuntimeError(f"record size ({e.usize} bytes) does not match expected size ({nbytes} bytes = "
+                               f"{nbytes} elements * 1 bytes/element) for dtype Byte")
+        data, view = _C._storage_buffer(nbytes)  # read straight into the storage, then swapped in place
+        try:
+            self.zf.read_into(e, view, name)
+        finally:
+            _release(view, data)
+        if self.swap and dtype.itemsize > 1:
+            _C._byteswap_(data, dtype.itemsize)
+        return self.restore(_LoadedStorage(data, dtype), location)
 
     def restore(self, storage, location):
         m = self.map_location
@@ -408,20 +458,28 @@ class _Loader:
             target = str(m)
         else:
             result = m(storage, location)
-            return storage if result is None else result
+            return _to_location(storage, location) if result is None else result
         return _to_location(storage, target)
 
 
-def _byteswap(data, item):
-    b = bytearray(data)
-    for i in range(0, len(b), item):
-        b[i : i + item] = b[i : i + item][::-1]
-    return bytes(b)
+_PINNED = []  # storages whose memoryview a file object kept: never freed, so the view cannot outlive them
+
+
+def _release(view, storage):
+    """Ends `view` (over `storage`'s memory, which it does not keep alive); if a file object still holds a slice
+    of it, the storage is kept for the life of the process instead."""
+    try:
+        view.release()
+    except BufferError:
+        _PINNED.append(storage)
+        raise
 
 
 def _to_location(storage, location):
     """default_restore_location for a CPU-only library: cpu works, cuda/mps/... raise torch's errors."""
-    if location == "cpu" or location.startswith("cpu:"):
+    if not isinstance(location, str):
+        raise TypeError(f"expected string or bytes-like object, got '{type(location).__name__}'")
+    if location == "cpu":
         return storage
     backend = location.split(":")[0]
     if backend in ("cuda", "xpu", "mtia", "hpu", "mps"):
@@ -431,11 +489,12 @@ def _to_location(storage, location):
             "If you are running on a CPU-only machine, please use torch.load with "
             "map_location=torch.device('cpu') to map your storages to the CPU."
         )
-    raise RuntimeError(f"don't know how to restore data location of {type(storage).__name__} (tagged with {location})")
+    raise RuntimeError(f"don't know how to restore data location of torch.storage.UntypedStorage (tagged with {location})")
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
-    """torch.load for zip archives (torch >= 1.6 format), always through the weights-only unpickler."""
+    """torch.load for zip archives (torch >= 1.6 format), always through the weights-only unpickler.
+    Every size and offset read from the file is checked before use; see docs/reliability.md."""
     if pickle_module is not None and weights_only is not False:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
     encoding = pickle_load_args.pop("encoding", "utf-8")
@@ -446,30 +505,108 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         fh.seek(-len(magic), 1)
         if magic != b"PK\x03\x04":
             return _load_not_zip(fh, f, mmap, encoding)
-        import zipfile  # noqa: PLC0415 (only when loading: keeps `import densecore` fast)
+        return _load_zip(_open_archive(fh), map_location, encoding)
 
-        with zipfile.ZipFile(fh) as zf:
-            return _load_zip(zf, map_location, encoding)
+
+_VERSION_MIN, _VERSION_MAX = 1, 10  # caffe2::serialize::kMinSupportedFileFormatVersion / kMax... in 2.14.1
+
+
+def _open_archive(fh):
+    """PyTorchStreamReader::init: the zip directory, the folder all records sit in, the format version."""
+    zf = ZipReader(fh)
+    names = zf.names()
+    if not names:
+        raise RuntimeError("[enforce fail at inline_container.cc:171] . archive does not contain any files")
+    first = names[0]
+    if b"/" not in first:
+        raise _enforce_error(180, b"file in archive is not in a subdirectory: " + first)
+    zf.prefix = first[: first.index(b"/") + 1].decode("utf-8", "surrogateescape")
+    _check_version(zf)
+    sid = zf.find(zf.prefix + ".data/serialization_id")
+    zf.serialization_id = None if sid is None else bytes(zf.read(sid, ".data/serialization_id"))
+    return zf
+
+
+def _enforce_error(line, text):
+    """A CAFFE_ENFORCE failure of inline_container.cc whose message holds bytes from the file: torch passes the
+    message on as a C string decoded as strict UTF-8, so it ends at a NUL and invalid bytes raise
+    UnicodeDecodeError."""
+    text = text.split(b"\0", 1)[0]  # the message is a C string: a NUL ends it
+    return RuntimeError((f"[enforce fail at inline_container.cc:{line}] . ".encode() + text).decode("utf-8"))
+
+
+def _record_names(zf):
+    """PyTorchStreamReader::getAllRecords (what torch's TorchScript check lists): every name must be in the
+    archive's folder; returned without it, decoded as strict UTF-8 (as pybind11 hands them to Python)."""
+    prefix = zf.prefix.encode("utf-8", "surrogateescape")
+    names = [n.split(b"\0", 1)[0] for n in zf.names()]  # read into a C string: a NUL ends the name
+    for n in names:
+        if not n.startswith(prefix):
+            raise _enforce_error(340, b"file in archive is not in a subdirectory " + prefix + b": " + n)
+    return [n[len(prefix) :].decode("utf-8") for n in names]
+
+
+def _check_version(zf):
+    name = ".data/version" if zf.find(zf.prefix + ".data/version") else "version"
+    e = zf.find(zf.prefix + name)
+    if e is None:
+        raise RuntimeError('Expected hasRecord("version") to be true, but got false.  (Could this error message be '
+                           "improved?  If so, please report an enhancement request to PyTorch.)")
+    text = zf.read(e, name)
+    version = _stoull(text)
+    if version < _VERSION_MIN:
+        raise RuntimeError(f"[enforce fail at inline_container.cc:219] . Attempted to read a PyTorch file with version "
+                           f"{version}, but the minimum supported version for reading is {_VERSION_MIN}. Your PyTorch "
+                           "script module file is too old. Please regenerate it with latest version of PyTorch to "
+                           "mitigate this issue.")
+    if version > _VERSION_MAX:
+        raise RuntimeError(f"[enforce fail at inline_container.cc:230] . Attempted to read a PyTorch file with version "
+                           f"{version}, but the maximum supported version for reading is {_VERSION_MAX}. The version "
+                           "of your PyTorch installation may be too old, please upgrade PyTorch to latest version to "
+                           "mitigate this issue.")
+
+
+def _stoull(text):
+    """The record parsed as torch parses it: std::stoull (leading space, a sign, decimal digits, wrapping
+    modulo 2**64 when negative), read back as a signed int64."""
+    m = re.match(rb"[ \t\n\v\f\r]*([+-]?)([0-9]+)", text)
+    if not m:
+        raise _enforce_error(215, b"Couldn't parse the version " + bytes(text) + b" as Long Long.")
+    value = int(m.group(2))
+    if value >= 2**64:
+        raise IndexError("stoull")
+    if m.group(1) == b"-":
+        value = -value % 2**64
+    return value - 2**64 if value >= 2**63 else value
+
+
+# data.pkl is read whole, as torch reads it, up to this size; a larger DEFLATED one is inflated as the unpickler
+# reads it, so a pickle record that inflates to gigabytes fails at its first bad opcode.
+_PICKLE_READ_WHOLE = 64 << 20
 
 
 def _load_zip(zf, map_location, encoding):
-    names = zf.namelist()
-    if not names:
-        raise RuntimeError("PytorchStreamReader failed reading zip archive: archive does not contain any files")
-    if "/" not in names[0]:
-        raise RuntimeError(f"file in archive is not in a subdirectory: {names[0]}")
-    prefix = names[0].split("/")[0] + "/"
-    if prefix + "constants.pkl" in names:
+    prefix = zf.prefix
+    if "constants.pkl" in _record_names(zf):
         raise RuntimeError("Cannot use ``weights_only=True`` with TorchScript archives passed to ``torch.load``. "
                            + _UNSAFE_MESSAGE)
     loader = _Loader(zf, prefix, map_location)
-    return _unpickle(io.BytesIO(loader.record("data.pkl")), loader.persistent_load, encoding)
+    entry = loader.entry("data.pkl")
+    stream = zf.stream(entry, "data.pkl", whole_up_to=_PICKLE_READ_WHOLE)
+    result = _unpickle(stream, loader.persistent_load, encoding, entry.usize)
+    if hasattr(stream, "drain"):  # torch reads the whole record before unpickling: a short one fails there
+        stream.drain()
+    if zf.serialization_id is not None:  # torch logs it as a str after loading
+        zf.serialization_id.decode("utf-8")
+    return result
 
 
-def _unpickle(fh, persistent_load, encoding):
+def _unpickle(fh, persistent_load, encoding, pickle_size):
     from .nn.parameter import Parameter  # noqa: PLC0415
 
-    u = _wou.Unpickler(fh, _allowed_globals(), persistent_load, _C.Tensor, Parameter, encoding)
+    u = _wou.Unpickler(fh, _allowed_globals(pickle_size), persistent_load, _C.Tensor, Parameter, encoding,
+                       whole_types=(_device_from_file,), new_parameter=_new_parameter,
+                       tensor_takers=(_rebuild_parameter_from_file, _rebuild_parameter_with_state))
     try:
         return u.load()
     except pickle.UnpicklingError as e:
@@ -488,10 +625,17 @@ def _load_not_zip(fh, f, mmap, encoding):
     def no_pid(pid):
         raise pickle.UnpicklingError("unsupported persistent id encountered")
 
-    magic = _unpickle(fh, no_pid, encoding)
+    magic = _unpickle(fh, no_pid, encoding, _remaining_size(fh))
     if magic != 0x1950A86A20F9469CFC6C:
         raise RuntimeError("Invalid magic number; corrupt file?")
     raise NotImplementedError("densecore.load: the legacy (pre-zip) torch.save format is not supported")
+
+
+def _remaining_size(fh):
+    here = fh.tell()
+    end = fh.seek(0, 2)
+    fh.seek(here)
+    return end - here
 
 
 @contextlib.contextmanager

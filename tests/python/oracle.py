@@ -89,16 +89,20 @@ def torch_available():
     return importlib.util.find_spec("torch") is not None
 
 
+def child_env(env=None):
+    """The environment for a child process that imports densecore (or torch), plus `env`."""
+    out = dict(os.environ)
+    if os.environ.get("DENSECORE_BUILD_DIR"):  # development build: the package is in the source tree
+        out["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + out.get("PYTHONPATH", "")
+    out.update(env or {})
+    return out
+
+
 def run_cases(cases, lib, setup="", env=None):
     """Runs {name: code} under `lib` ("torch" or "densecore") in a fresh process; returns {name: result}."""
-    child_env = dict(os.environ)
-    if os.environ.get("DENSECORE_BUILD_DIR"):  # development build: the package is in the source tree
-        child_env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + child_env.get("PYTHONPATH", "")
-    if env:
-        child_env.update(env)
     payload = pickle.dumps({k: (textwrap.dedent(setup), textwrap.dedent(v)) for k, v in cases.items()})
     proc = subprocess.run(
-        [sys.executable, "-c", _CHILD, lib], input=payload, capture_output=True, env=child_env, timeout=600
+        [sys.executable, "-c", _CHILD, lib], input=payload, capture_output=True, env=child_env(env), timeout=600
     )
     if proc.returncode != 0:
         raise RuntimeError(f"{lib} child failed ({proc.returncode}):\n{proc.stderr.decode()[-4000:]}")
