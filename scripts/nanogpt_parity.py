@@ -1,10 +1,12 @@
 """nanoGPT parity: run Karpathy's nanoGPT CPU recipe under real PyTorch and under DenseCore and compare.
 
-    NANOGPT_DIR=/path/to/nanoGPT python scripts/nanogpt_parity.py --max-iters 300 --dropout 0.0
+    NANOGPT_DIR=/path/to/nanoGPT NANOGPT_TEXT=/path/to/input.txt python scripts/nanogpt_parity.py --max-iters 300
 
-NANOGPT_DIR is an unmodified checkout of karpathy/nanoGPT (never committed here). The script copies it into
-a work folder per library, prepares data/shakespeare_char offline from --text (no download: a stub
-`requests` module is put on the path when the real one is missing), then:
+NANOGPT_DIR is an unmodified checkout of karpathy/nanoGPT, NANOGPT_TEXT the character corpus it trains on (tiny
+Shakespeare's input.txt for the README recipe); neither is committed here, and both can be given as options
+instead (--nanogpt-dir, --text). The script copies the checkout into a work folder per library, prepares
+data/shakespeare_char offline from that text (no download: a stub `requests` module is put on the path when
+the real one is missing), then:
   1. runs train.py with the README's CPU recipe under torch (`python train.py ...`) and under DenseCore
      (`python -m densecore.run train.py ...`), and compares the printed logs line by line (timings and
      mfu removed) and every tensor of ckpt.pt bitwise (both files read by real torch, weights_only=True);
@@ -26,8 +28,6 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_TEXT = os.path.join(os.path.dirname(ROOT), "shared", "data", "tinyshakespeare", "input.txt")
 TIMING = re.compile(r", time [0-9.]+ms, mfu -?[0-9.]+%")
 
 REQUESTS_STUB = '''"""Offline stand-in: nanoGPT's prepare.py imports requests even when input.txt exists."""
@@ -209,7 +209,8 @@ def run_inprocess(args, sides, works, base):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nanogpt-dir", default=os.environ.get("NANOGPT_DIR"))
-    ap.add_argument("--text", default=DEFAULT_TEXT)
+    ap.add_argument("--text", default=os.environ.get("NANOGPT_TEXT"),
+                    help="the training text, e.g. tiny Shakespeare's input.txt (default: $NANOGPT_TEXT)")
     ap.add_argument("--max-iters", type=int, default=300)
     ap.add_argument("--dropout", type=float, default=0.0)
     ap.add_argument("--eval-interval", type=int, default=100)
@@ -223,6 +224,8 @@ def main():
     args = ap.parse_args()
     if not args.nanogpt_dir or not os.path.isfile(os.path.join(args.nanogpt_dir, "train.py")):
         raise SystemExit("set NANOGPT_DIR (or --nanogpt-dir) to a checkout of karpathy/nanoGPT")
+    if not args.text or not os.path.isfile(args.text):
+        raise SystemExit("set NANOGPT_TEXT (or --text) to the training text, e.g. tiny Shakespeare's input.txt")
 
     base = args.workdir or tempfile.mkdtemp(prefix="nanogpt-parity-")
     os.makedirs(base, exist_ok=True)

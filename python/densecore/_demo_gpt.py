@@ -1,4 +1,4 @@
-"""The demo's program (python -m densecore.demo): a tiny character-level GPT trained on the embedded sonnets,
+"""The demo's program (python -m densecore.demo): a tiny character-level GPT trained on the project's own text,
 written against a `torch` passed in, so the same code runs on DenseCore and, for --check, on real PyTorch.
 Self-contained (standard library only): --check loads this file by path into a process without densecore."""
 import math

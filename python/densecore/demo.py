@@ -1,4 +1,4 @@
-"""DenseCore demo: trains a tiny character-level GPT on a few of Shakespeare's sonnets (embedded in the package),
+"""DenseCore demo: trains a tiny character-level GPT on DenseCore's own README and docs (shipped in the package),
 prints the loss as it goes and a generated sample at the end. With --check the same program also runs under
 real PyTorch in its own process, and every loss, the final weights and the sample are compared bit for bit.
 
@@ -74,14 +74,19 @@ def run_torch(text, kwargs):
     return pickle.loads(proc.stdout)
 
 
+def _count(n, one, many=None):
+    """'1 step', '2 steps': n with the noun in the right number."""
+    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
+
+
 def compare(ours, theirs):
     """Prints one line per compared item; returns True when every bit matches."""
     short = lambda b: hashlib.sha256(b).hexdigest()[:16]
     same_losses = ours["loss"] == theirs["loss"] and ours["val"] == theirs["val"]
     first = next((i for i, (a, b) in enumerate(zip(ours["loss"], theirs["loss"])) if a != b), None)
-    detail = f"all {len(ours['loss'])} steps" if same_losses else f"first difference at step {first}"
+    detail = f"all {_count(len(ours['loss']), 'step')}" if same_losses else f"first difference at step {first}"
     print(f"  losses         {'identical bits' if same_losses else 'DIFFERENT'} ({detail}, "
-          f"{len(ours['val'])} val losses)")
+          f"{_count(len(ours['val']), 'val loss', 'val losses')})")
     bad = [n for n in ours["weights"] if ours["weights"][n] != theirs["weights"].get(n)]
     everything = b"".join(ours["weights"].values())
     print(f"  final weights  {'identical bits' if not bad else 'DIFFERENT: ' + ', '.join(bad[:4])} "
@@ -93,19 +98,23 @@ def compare(ours, theirs):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m densecore.demo",
-                                 description="DenseCore demo: train a tiny char-level GPT, bit-exact with PyTorch")
-    ap.add_argument("--check", action="store_true", help="also run under PyTorch and compare every bit")
-    ap.add_argument("--steps", type=int, default=500, help="optimizer steps (default 500)")
-    ap.add_argument("--batch", type=int, default=16)
+                                 description="DenseCore demo: train a tiny char-level GPT on DenseCore's own README "
+                                             "and docs, bit-exact with PyTorch",
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--check", action="store_true",
+                    help="also run the same program under PyTorch (needs torch 2.14.1) and compare every bit")
+    ap.add_argument("--steps", type=int, default=500, help="AdamW optimizer steps")
+    ap.add_argument("--batch", type=int, default=16, help="sequences per training batch")
     ap.add_argument("--block", type=int, default=64, help="context length in characters")
-    ap.add_argument("--layers", type=int, default=2)
-    ap.add_argument("--heads", type=int, default=4)
-    ap.add_argument("--embd", type=int, default=96)
-    ap.add_argument("--dropout", type=float, default=0.1)
+    ap.add_argument("--layers", type=int, default=2, help="transformer blocks")
+    ap.add_argument("--heads", type=int, default=4, help="attention heads per block (must divide --embd)")
+    ap.add_argument("--embd", type=int, default=96, help="embedding width")
+    ap.add_argument("--dropout", type=float, default=0.1, help="dropout probability while training")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (warmup, then cosine to lr/10)")
-    ap.add_argument("--seed", type=int, default=1337)
-    ap.add_argument("--log-every", type=int, default=50)
-    ap.add_argument("--sample-len", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1337, help="seed of the initial weights and batches; "
+                                                           "the sample uses seed + 1")
+    ap.add_argument("--log-every", type=int, default=50, help="print the train and validation loss every N steps")
+    ap.add_argument("--sample-len", type=int, default=300, help="characters to generate after training")
     args = ap.parse_args(argv)
     if args.steps < 1 or args.embd % args.heads:
         ap.error("--steps must be positive and --embd divisible by --heads")
@@ -113,23 +122,25 @@ def main(argv=None):
         print("--check compares with PyTorch, which is not installed here (WITH_TEST_DEPS=1 bash scripts/demo.sh "
               "--check makes an environment that has it)")
         return 2
-    from ._demo_text import SONNETS
+    from ._demo_text import corpus_text
 
-    if args.block >= len(SONNETS) // 10:  # batches are drawn from the last tenth too (validation)
-        ap.error(f"--block must be below {len(SONNETS) // 10}")
+    text = corpus_text()
+    if args.block >= len(text) // 10:  # batches are drawn from the last tenth too (validation)
+        ap.error(f"--block must be below {len(text) // 10}")
 
     kwargs = dict(steps=args.steps, batch=args.batch, block=args.block, n_layer=args.layers, n_head=args.heads,
                   n_embd=args.embd, dropout=args.dropout, lr=args.lr, seed=args.seed, log_every=args.log_every,
                   sample_len=args.sample_len)
     print(f"DenseCore: a {args.layers}-layer char-GPT (n_embd {args.embd}, {args.heads} heads, context "
-          f"{args.block}) on {len(SONNETS):,} characters of Shakespeare's sonnets, {args.steps} AdamW steps")
-    ours = run_densecore(SONNETS, kwargs)
+          f"{args.block}) on {len(text):,} characters of DenseCore's own README and docs, "
+          f"{_count(args.steps, 'AdamW step')}")
+    ours = run_densecore(text, kwargs)
     print(f"trained in {ours['train_seconds']:.1f} s; sample (seed {args.seed + 1}, temperature 0.8):\n")
     print(ours["sample"].rstrip() + "\n")
     if not args.check:
         return 0
     print("--check: the same program under PyTorch, in its own process ...", flush=True)
-    theirs = run_torch(SONNETS, kwargs)
+    theirs = run_torch(text, kwargs)
     ok = compare(ours, theirs)
     print(f"PyTorch took {theirs['train_seconds']:.1f} s to train")
     print("PASS: DenseCore and PyTorch agree bit for bit" if ok else "FAIL: DenseCore differs from PyTorch")

@@ -11,11 +11,6 @@ import torch
 import torch.nn as nn
 from torch.nn import functional as F
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-# A clean clone sits beside `shared/` (the team's data folder): <repo>/../shared/data/...
-DEFAULT_TEXT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))),
-                            "shared", "data", "tinyshakespeare", "input.txt")
-
 
 class Config:
     def __init__(self, vocab, block=32, n_layer=2, n_head=2, n_embd=64, dropout=0.0):
@@ -146,7 +141,7 @@ def digest(t):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", help="pickle written here")
-    ap.add_argument("--text", default=DEFAULT_TEXT)
+    ap.add_argument("--text", required=True, help="training text (UTF-8); the tests pass the project's own corpus")
     ap.add_argument("--dropout", type=float, default=0.0)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--eval-every", type=int, default=10)

@@ -72,10 +72,8 @@ sys.stdout.buffer.write(pickle.dumps(results))
 
 def shared_data(relpath):
     """A file of the team's shared data folder (never committed here): $DENSECORE_SHARED_DATA, else the
-    `shared/data` beside the repository (a developer checkout), else /work/shared/data (this machine,
-    where CI runs from a temporary clone). None if absent."""
-    roots = [os.environ.get("DENSECORE_SHARED_DATA"), os.path.join(os.path.dirname(ROOT), "shared", "data"),
-             "/work/shared/data"]
+    `shared/data` beside the repository (a developer checkout). None if absent."""
+    roots = [os.environ.get("DENSECORE_SHARED_DATA"), os.path.join(os.path.dirname(ROOT), "shared", "data")]
     for root in roots:
         if root and os.path.isfile(os.path.join(root, relpath)):
             return os.path.join(root, relpath)

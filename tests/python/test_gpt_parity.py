@@ -1,5 +1,5 @@
-"""GPT parity: tests/python/gpt_program.py (a tiny char-level GPT trained nanoGPT-style on tinyshakespeare)
-runs unchanged under real PyTorch and under `python -m densecore.run`, each in its own process with the same
+"""GPT parity: tests/python/gpt_program.py (a tiny char-level GPT trained nanoGPT-style on the project's own
+README and docs, the demo's corpus, so no data from outside the repository is needed) runs unchanged under real PyTorch and under `python -m densecore.run`, each in its own process with the same
 environment; every loss, grad norm, gradient (before and after clipping), weight, AdamW moment, eval loss,
 final state and the sampled text must have identical bits. A mismatch names the first step and tensor.
 Also: the shipped demo's own --check (python -m densecore.demo) passes on a shortened run."""
@@ -15,7 +15,6 @@ import pytest
 pytestmark = pytest.mark.oracle
 
 PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpt_program.py")
-TEXT = oracle.shared_data(os.path.join("tinyshakespeare", "input.txt"))
 
 CONFIGS = [  # (dropout, extra environment); OMP_NUM_THREADS None = unset (torch's default thread count)
     pytest.param(0.0, {"OMP_NUM_THREADS": None}, id="dropout0.0-default_threads"),
@@ -39,8 +38,18 @@ def _env(extra):
     return env
 
 
-def _run(launcher, out, dropout, env, cwd):
-    cmd = [sys.executable, *launcher, PROGRAM, str(out), "--dropout", str(dropout), "--text", TEXT]
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """The demo's training text (densecore._demo_text: the project's README and docs) in a file for both runs."""
+    from densecore._demo_text import corpus_text
+
+    path = tmp_path_factory.mktemp("corpus") / "corpus.txt"
+    path.write_text(corpus_text(), encoding="utf-8")
+    return path
+
+
+def _run(launcher, out, dropout, env, cwd, text):
+    cmd = [sys.executable, *launcher, PROGRAM, str(out), "--dropout", str(dropout), "--text", str(text)]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
     assert proc.returncode == 0, f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-4000:]}"
     with open(out, "rb") as f:
@@ -85,14 +94,12 @@ def _first_difference(want, got):
 
 
 @pytest.mark.parametrize("dropout,extra", CONFIGS)
-def test_gpt_training_bits_equal_torch(dropout, extra, tmp_path):
+def test_gpt_training_bits_equal_torch(dropout, extra, tmp_path, corpus):
     if not oracle.torch_available():
         pytest.skip("PyTorch (the oracle) is not installed")
-    if TEXT is None:
-        pytest.skip("tinyshakespeare/input.txt not found in the shared data folder (see oracle.shared_data)")
     env = _env(extra)
-    want = _run([], tmp_path / "torch.pkl", dropout, env, tmp_path)
-    got = _run(["-m", "densecore.run"], tmp_path / "densecore.pkl", dropout, env, tmp_path)
+    want = _run([], tmp_path / "torch.pkl", dropout, env, tmp_path, corpus)
+    got = _run(["-m", "densecore.run"], tmp_path / "densecore.pkl", dropout, env, tmp_path, corpus)
     # Each side really ran its own library (the shim must not leak into the plain `python` run).
     assert "densecore" not in want["library"] and got["library"].endswith("+densecore")
     assert len(want["steps"]) == 30 and len(want["final"]) > 0
