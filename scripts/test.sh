@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: installs what is missing (GoogleTest from Debian, a virtual
-# environment with PyTorch 2.14.1 as the oracle and the pinned MKL), builds, runs the C++ tests (ctest)
-# and the Python tests (pytest), and ends with pytest's summary line.
+# environment with PyTorch 2.14.1 as the oracle and the pinned MKL), builds DenseCore with its C++ tests,
+# runs the C++ tests (ctest) and the Python tests (pytest), then the sanitizer stage (scripts/sanitize.sh:
+# the C++ tests and a fast subset of the Python tests under ASan+UBSan, in a build folder of its own).
+# Arguments go to pytest; a test selection given that way skips the sanitizer stage, and says so.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,12 +15,18 @@ if [ ! -f /usr/include/gtest/gtest.h ]; then
 fi
 
 WITH_TEST_DEPS=1 source scripts/env.sh
-bash scripts/build.sh
+# The C++ tests are built in the same folder as the installed module: the core is compiled once.
+bash scripts/build.sh -C cmake.define.DENSECORE_BUILD_TESTS=ON
 
 echo "== C++ tests"
-PYTHON=python scripts/dev_build.sh ctest densecore_tests >/dev/null
-ctest --test-dir build/ctest --output-on-failure -j2 | tail -n 3
+ctest --test-dir "$DENSECORE_ENV_BUILD/pip" --output-on-failure -j2
 
 echo "== Python tests"
-# From tests/: the installed package is tested, not the source tree.
-python -m pytest -q -p no:cacheprovider tests/python "$@"
+# From the checkout, without DENSECORE_BUILD_DIR: the installed package is tested, not the source tree.
+DENSECORE_REQUIRE_ORACLE=1 python -m pytest -q -p no:cacheprovider tests/python "$@"
+
+if [ $# -gt 0 ]; then
+  echo "== sanitizer stage skipped: a test selection was given (run it with: bash scripts/sanitize.sh)"
+else
+  bash scripts/sanitize.sh
+fi

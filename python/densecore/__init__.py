@@ -1,7 +1,7 @@
 """DenseCore: a C++20 deep-learning engine with PyTorch's API and PyTorch 2.14.1's exact bits on CPU."""
 import os as _os
 
-# Development builds: DENSECORE_BUILD_DIR names a CMake build folder holding _C (see CONTRIBUTING.md).
+# Development builds: DENSECORE_BUILD_DIR names a CMake build folder holding _C (scripts/dev_build.sh).
 if _os.environ.get("DENSECORE_BUILD_DIR"):
     __path__.insert(0, _os.environ["DENSECORE_BUILD_DIR"])  # noqa: F821 (package __path__)
 
