@@ -111,7 +111,7 @@ def layout_cases(dtypes, ops=BINARY):
             layouts = {
                 "transposed": "a = A[:300].view(20, 15).t(); b = B[:300].view(20, 15).t()",
                 "mixed_t": "a = A[:300].view(15, 20); b = B[:300].view(20, 15).t()",
-                "sliced": "a = A[5::3]; b = B[7:-2:3][:198]",
+                "sliced": "a = A[5:-2:3]; b = B[7::3][:198]",
                 "expand_b": "a = A[:100]; b = B[3:4].expand(100)",
                 "expand_a": "a = A[3:4].expand(100); b = B[:100]",
                 "bcast_row": "a = A[:500].view(20, 25); b = B[:25]",

@@ -15,7 +15,7 @@ CASES = [
     "torch.cat([a, a])", "torch.cat([a, a], 1)", "torch.cat((a, a), -1)", "torch.cat([a, a.to(torch.float16)])",
     "torch.cat([a.to(torch.uint8), a.to(torch.int8)])", "torch.cat([a.to(torch.bool), a.to(torch.bool)])",
     "torch.cat([a.to(torch.bfloat16), a.to(torch.float16)], 1)", "torch.cat([a.t(), a.t()])",
-    "torch.cat([a.t(), a[:, :2]], 1)", "torch.cat([a[:, ::2], a[:, 1:]], dim=1)",
+    "torch.cat([a.t(), a.t()[:, 1:]], 1)", "torch.cat([a[:, ::2], a[:, 1:]], dim=1)",
     "torch.cat([a, torch.arange(0)])", "torch.cat([torch.arange(0).to(torch.float64), a])",
     "torch.cat([torch.arange(0), torch.arange(0)])", "torch.cat([a, a[:0]])", "torch.cat([a[:, :0], a[:, :0]], 1)",
     "torch.cat([a])", "torch.cat([a.expand(2, 2, 3), a.unsqueeze(0)])", "torch.concat([a, a], 1)",

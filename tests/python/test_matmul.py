@@ -90,7 +90,7 @@ def test_linear_paths_and_shapes():
         "in4d_nb": f"out = {F}.linear(mk(2, 3, 4, 70), mk(50, 70, off=3))",
         "k0": "out = torch.addmm(mk(3, 4), mk(3, 0), mk(0, 4), beta=2)",
         "m0": "out = torch.mm(mk(0, 5), mk(5, 4))",
-        "tensor-methods": "a = mk(6, 5); out = [a.mm(mk(5, 4)), a.matmul(mk(5)), a.addmm(mk(5, 4), mk(4, 5), beta=2, alpha=0.5), mk(2, 6, 5).bmm(mk(2, 5, 3))]",
+        "tensor-methods": "a = mk(6, 5); out = [a.mm(mk(5, 4)), a.matmul(mk(5)), a.addmm(mk(6, 4), mk(4, 5), beta=2, alpha=0.5), mk(2, 6, 5).bmm(mk(2, 5, 3))]",
         "rmatmul": "out = mk(4, 6).__rmatmul__(mk(3, 4))",
     }
     oracle.assert_cases_equal(cases, setup=sweep.SETUP, match_message=True)

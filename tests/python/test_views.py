@@ -31,12 +31,15 @@ def layout(y, x, is_view):
             # torch's data_ptr() is 0 for an empty tensor: compare distances of non-empty ones only
             (y.data_ptr() - x.data_ptr()) if is_view and y.numel() and x.numel() else None]
 
+def overlaps(t):  # several elements at one address (expand, stride-0 as_strided): not writable
+    return any(n > 1 and s == 0 for n, s in zip(t.shape, t.stride()))
+
 def probe(x, f, is_view=True, write=True):
     y = f(x)
     ys = list(y) if isinstance(y, tuple) else [y]
     out = [layout(v, x, is_view) for v in ys]
     # Write through the first result (never into expanded storage) and look at the base.
-    if write and ys and ys[0].numel() > 0 and 0 not in x.stride():
+    if write and ys and ys[0].numel() > 0 and not overlaps(x) and not overlaps(ys[0]):
         ys[0][...] = 1
         out.append([x, x._version, ys[0]._version])
     return out
@@ -68,7 +71,7 @@ VIEW_OPS = [
 # Views when torch can, copies otherwise: sharing is checked by writing through the result.
 MAYBE_COPY_OPS = [
     "x.reshape(-1)", "x.reshape(4, 6)", "x.reshape((3, 8))", "torch.reshape(x, (6, -1))",
-    "x.reshape(2, 12)", "x.reshape_as(x.view(-1))" , "x.flatten()", "x.flatten(1)", "x.flatten(0, 1)",
+    "x.reshape(2, 12)", "x.reshape_as(x.reshape(-1))", "x.flatten()", "x.flatten(1)", "x.flatten(0, 1)",
     "torch.flatten(x, -2, -1)", "x.flatten(1, 1)", "x.contiguous()",
 ]
 SCALAR_OPS = [
