@@ -109,7 +109,7 @@ void bind_view_methods(TensorClass& cls) {
       .def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("dim") = 0)
       .def("as_strided", &as_strided_any, nb::arg("size"), nb::arg("stride"), nb::arg("storage_offset") = nb::none())
       .def("contiguous", &contiguous_fresh)
-      .def("clone", [](const Tensor& t, nb::handle) { return dc::clone(t); }, nb::kw_only(),
+      .def("clone", [](const Tensor& t, nb::handle) { return dc::clone_preserve_format(t); }, nb::kw_only(),
            nb::arg("memory_format").none() = nb::none())
       .def("detach", &dc::detach)
       .def("movedim", &movedim_any, nb::arg("source"), nb::arg("destination"))
@@ -144,7 +144,7 @@ void bind_view_functions(nb::module_& m) {
   m.def("movedim", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
   m.def("moveaxis", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
   m.def("detach", &dc::detach, nb::arg("input"));
-  m.def("clone", [](const Tensor& t, nb::handle) { return dc::clone(t); }, nb::arg("input"), nb::kw_only(),
+  m.def("clone", [](const Tensor& t, nb::handle) { return dc::clone_preserve_format(t); }, nb::arg("input"), nb::kw_only(),
         nb::arg("memory_format").none() = nb::none());
   for (const char* name : {"cat", "concat", "concatenate"})
     m.def(name, [name](nb::handle ts, int64_t dim) { return dc::cat(tensor_list(ts, name), dim); },

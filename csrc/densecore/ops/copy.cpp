@@ -46,4 +46,11 @@ Tensor clone(const Tensor& src) {
   return rec.finish(out);
 }
 
+Tensor clone_preserve_format(const Tensor& src) {
+  OpRecord rec(Op::Clone, {src});  // CloneBackward0: grad
+  Tensor out = empty_like_preserve(src, src.dtype());
+  copy_into(out, src);
+  return rec.finish(out);
+}
+
 }  // namespace dc

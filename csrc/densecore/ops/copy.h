@@ -19,5 +19,8 @@ Tensor to_dtype_copy(const Tensor& src, DType dtype);
 Tensor contiguous(const Tensor& src);
 /// A contiguous copy with new storage (torch's clone(memory_format=torch.contiguous_format)).
 Tensor clone(const Tensor& src);
+/// A copy with new storage laid out like src (torch's clone() with its default preserve_format: src's
+/// strides when dense, else dense strides in src's stride order).
+Tensor clone_preserve_format(const Tensor& src);
 
 }  // namespace dc
