@@ -10,6 +10,8 @@ cases run at the native capability, ATEN_CPU_CAPABILITY=avx2 and OMP_NUM_THREADS
 import oracle
 import pytest
 
+pytestmark = pytest.mark.oracle
+
 SETUP = r"""
 import random
 def vals(shape, seed, dtype="float32", lo=-3.0, hi=3.0):
@@ -103,7 +105,10 @@ INDEX_CASES = {
 }
 
 JOIN_CASES = {
-    "cat": "a = leaf((2, 3), 1, '{dt}'); b = leaf((4, 3), 2, '{dt}'); y = bw(torch.cat([a, b])); out = [y, a.grad, b.grad, name(y)]",
+    # values_only: torch's b.grad is a view into CatBackward's gradient (storage offset 6), ours a copy
+    # (known gap grad_view_of_cat, GAP_CASES)
+    "cat": "a = leaf((2, 3), 1, '{dt}'); b = leaf((4, 3), 2, '{dt}'); y = bw(torch.cat([a, b])); "
+           "out = [y, a.grad, values_only(b.grad), name(y)]",
     "cat_dim1_nograd": "a = leaf((2, 3), 1, '{dt}'); b = vals((2, 2), 2, '{dt}'); y = bw(torch.cat((a, b, a), 1)); out = [y, a.grad, name(y)]",
     "cat_empty": "a = leaf((2, 3), 1, '{dt}'); b = leaf((0,), 2, '{dt}'); y = bw(torch.cat([a, b, a], -1)); out = [y, a.grad, b.grad, name(y)]",
     "stack": "a = leaf((2, 3), 1, '{dt}'); b = leaf((2, 3), 2, '{dt}'); y = bw(torch.stack([a, b], 1)); out = [y, a.grad, b.grad, name(y)]",
@@ -190,14 +195,13 @@ ENGINE_CASES = {
                        "y = bw(F.linear(y, Wp) + x)\nout = [y, x.grad, Wa.grad, ba.grad, Wp.grad]",
     "accumulate_twice": "a = leaf((5,), 1); y = a * vals((5,), 2); bw(y, 3); y2 = a * vals((5,), 4) + a; bw(y2, 6); out = [a.grad]",
     "retain_graph": "a = leaf((5,), 1); y = a * a; y.backward(vals((5,), 3), retain_graph=True); y.backward(vals((5,), 4)); out = [a.grad]",
-    "second_backward_error": "a = leaf((5,), 1); y = a * a; y.sum().backward(); y.sum().backward()",
-    "modified_saved_error": "a = leaf((5,), 1); h = a * 1; y = h * h; h.add_(1); y.sum().backward()",
-    "leaf_inplace_error": "a = leaf((5,), 1); a.add_(1)",
-    "leaf_setitem_error": "a = leaf((5,), 1); a[0] = 1.0",
-    "leaf_copy_error": "a = leaf((5,), 1); a.copy_(vals((5,), 2))",
-    "leaf_masked_fill_error": "a = leaf((5,), 1); a.masked_fill_(a > 0, 0.0)",
+    "second_backward_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); y = a * a; y.sum().backward(); y.sum().backward()"),
+    "leaf_inplace_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); a.add_(1)"),
+    "leaf_setitem_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); a[0] = 1.0"),
+    "leaf_copy_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); a.copy_(vals((5,), 2))"),
+    "leaf_masked_fill_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); a.masked_fill_(a > 0, 0.0)"),
     "copy_no_grad_ok": "a = leaf((5,), 1)\nwith torch.no_grad():\n    a.copy_(vals((5,), 2))\nout = [a, a.requires_grad, a.is_leaf]",
-    "out_error": "a = leaf((5,), 1); o = torch.empty(5); torch.add(a, a, out=o)",
+    "out_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); o = torch.empty(5); torch.add(a, a, out=o)"),
     "no_grad": "a = leaf((5,), 1)\nwith torch.no_grad():\n    y = a * 2\n    z = a + 1\nout = [y.requires_grad, z.requires_grad, y.grad_fn is None, torch.is_grad_enabled()]",
     "enable_grad": "a = leaf((5,), 1)\nwith torch.no_grad():\n    with torch.enable_grad():\n        y = a * 2\n    z = a - 1\nout = [y.requires_grad, name(y), z.requires_grad]",
     "set_grad_enabled": "a = leaf((5,), 1)\nwith torch.set_grad_enabled(False):\n    y = a * 1\nwith torch.set_grad_enabled(True):\n    z = a.view(5)\nout = [y.requires_grad, z.requires_grad, torch.is_grad_enabled()]",
@@ -208,9 +212,9 @@ ENGINE_CASES = {
     "autograd_grad_two": "a = leaf((3, 4), 1); b = leaf((4, 2), 2); y = (a @ b).sum(); ga, gb = torch.autograd.grad(y, (a, b)); out = [ga, gb, a.grad]",
     "autograd_grad_nonleaf": "a = leaf((6,), 1); h = a * 3; y = (h * h * a).sum(); gh, = torch.autograd.grad(y, h, retain_graph=True); "
                              "ga, = torch.autograd.grad(y, [a]); out = [gh, ga]",
-    "autograd_grad_unused": "a = leaf((3,), 1); b = leaf((3,), 2); y = (a * 2).sum(); torch.autograd.grad(y, [a, b])",
+    "autograd_grad_unused": oracle.raises(RuntimeError, "a = leaf((3,), 1); b = leaf((3,), 2); y = (a * 2).sum(); torch.autograd.grad(y, [a, b])"),
     "autograd_grad_allow_unused": "a = leaf((3,), 1); b = leaf((3,), 2); y = (a * 2).sum(); out = list(torch.autograd.grad(y, [a, b], allow_unused=True))",
-    "autograd_grad_nograd_input": "a = leaf((3,), 1); b = vals((3,), 2); y = (a * b).sum(); torch.autograd.grad(y, [b])",
+    "autograd_grad_nograd_input": oracle.raises(RuntimeError, "a = leaf((3,), 1); b = vals((3,), 2); y = (a * b).sum(); torch.autograd.grad(y, [b])"),
     "retain_grad": "a = leaf((4,), 1); h = a * 2; h.retain_grad(); y = bw(h * h + h); out = [h.grad, h.retains_grad, a.grad, a.retains_grad]",
     "backward_inputs": "a = leaf((4,), 1); b = leaf((4,), 2); y = (a * b).sum(); y.backward(inputs=[a]); out = [a.grad, b.grad]",
     "requires_grad_factories": "out = [torch.zeros(3, requires_grad=True).requires_grad, torch.ones(2, 2, requires_grad=True).requires_grad, "
@@ -222,8 +226,16 @@ ENGINE_CASES = {
 
 # Known gaps (docs/exactness.md, "Autograd"): densecore does not track view bases, so in-place writes
 # into tensors that take part in autograd (CopySlices, CopyBackwards, IndexPutBackward0) raise
-# NotImplementedError, and as_strided has no backward.
+# NotImplementedError, and as_strided has no backward. The layout of .grad: torch's AccumulateGrad keeps
+# a gradient it may steal as it is (a view into CatBackward's gradient: storage offset 6) and otherwise
+# copies it into the variable's strides (a transposed leaf gets a transposed .grad); densecore copies
+# into contiguous strides unless the strides already match. And one message.
 GAP_CASES = {
+    # torch names the modified tensor's current node (Add, from add_) and hints check_nan=False;
+    # densecore names the node that saved it (MulBackward0) and omits the hint's argument.
+    "modified_saved_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); h = a * 1; y = h * h; h.add_(1); y.sum().backward()"),
+    "grad_layout_dense_leaf": "x = vals((6, 4), 1).t().requires_grad_(); bw(x * 2); out = x.grad",
+    "grad_view_of_cat": "a = leaf((2, 3), 1); b = leaf((4, 3), 2); bw(torch.cat([a, b])); out = b.grad",
     "setitem_nonleaf": "a = leaf((4,), 1); h = a * 2; h[1] = 5.0; bw(h); out = [h, a.grad, name(h)]",
     "setitem_value_grad": "a = leaf((2,), 1); h = torch.zeros(4); h[1:3] = a; bw(h); out = [h, a.grad]",
     "copy_nonleaf": "a = leaf((4,), 1); h = a * 2; h.copy_(vals((4,), 3)); bw(h); out = [h, a.grad]",
@@ -250,20 +262,12 @@ def test_matmul_gradients(env):
     oracle.assert_cases_equal(_expand(MATMUL_CASES), setup=SETUP, env=env)
 
 
-# Error cases whose message is compared too (the saved-tensor message names torch's node differently).
-MESSAGE_CASES = ["second_backward_error", "leaf_inplace_error", "leaf_setitem_error", "out_error",
-                 "autograd_grad_unused", "autograd_grad_nograd_input", "leaf_copy_error", "leaf_masked_fill_error"]
-
-
 def test_engine():
     oracle.assert_cases_equal(ENGINE_CASES, setup=SETUP)
 
 
-def test_engine_error_messages():
-    oracle.assert_cases_equal({k: ENGINE_CASES[k] for k in MESSAGE_CASES}, setup=SETUP, match_message=True)
-
-
 @pytest.mark.parametrize("case", sorted(GAP_CASES))
-@pytest.mark.xfail(strict=True, reason="in-place autograd on views / as_strided backward: docs/exactness.md")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="in-place autograd on views / as_strided backward / .grad layout / a message")
 def test_known_gaps(case):
     oracle.assert_cases_equal({case: GAP_CASES[case]}, setup=SETUP)
