@@ -29,11 +29,21 @@ std::optional<Tensor> try_operand(nb::handle h) {
 
 std::string py_type_name(nb::handle h) { return nb::cast<std::string>(nb::type_name(h.type())); }
 
-Tensor operand(nb::handle h, const char* fn, const char* arg, int pos) {
-  if (auto t = try_operand(h)) return *t;
+[[noreturn]] void not_a_tensor(nb::handle h, const char* fn, const char* arg, int pos) {
   throw nb::type_error((std::string(fn) + "(): argument '" + arg + "' (position " + std::to_string(pos) +
                         ") must be Tensor, not " + py_type_name(h))
                            .c_str());
+}
+
+Tensor operand(nb::handle h, const char* fn, const char* arg, int pos) {
+  if (auto t = try_operand(h)) return *t;
+  not_a_tensor(h, fn, arg, pos);
+}
+
+/// A Tensor argument that refuses Python numbers, with the message of torch's argument parser.
+Tensor tensor_arg(nb::handle h, const char* fn, const char* arg, int pos) {
+  if (!nb::isinstance<Tensor>(h)) not_a_tensor(h, fn, arg, pos);
+  return nb::cast<Tensor>(h);
 }
 
 Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
@@ -136,11 +146,15 @@ void bind_module_functions(nb::module_& m) {
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   m.def(
       "maximum",
-      [](const Tensor& a, const Tensor& b, nb::handle out) { return dc::maximum(a, b, out_arg(out)); },
+      [](nb::handle a, nb::handle b, nb::handle out) {
+        return dc::maximum(tensor_arg(a, "maximum", "input", 1), tensor_arg(b, "maximum", "other", 2), out_arg(out));
+      },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   m.def(
       "minimum",
-      [](const Tensor& a, const Tensor& b, nb::handle out) { return dc::minimum(a, b, out_arg(out)); },
+      [](nb::handle a, nb::handle b, nb::handle out) {
+        return dc::minimum(tensor_arg(a, "minimum", "input", 1), tensor_arg(b, "minimum", "other", 2), out_arg(out));
+      },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   for (const char* name : {"neg", "negative"})
     m.def(name, [](const Tensor& a, nb::handle out) { return dc::neg(a, out_arg(out)); }, nb::arg("input"),
@@ -251,8 +265,10 @@ void bind_methods(TensorClass& cls) {
     cls.def(name, [](nb::handle s, nb::handle min, nb::handle max) {
       return inplace(s, [&](Tensor& self) { clamp_any(self, min, max, self); });
     }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
-  cls.def("maximum", [](const Tensor& s, const Tensor& o) { return dc::maximum(s, o); }, nb::arg("other"));
-  cls.def("minimum", [](const Tensor& s, const Tensor& o) { return dc::minimum(s, o); }, nb::arg("other"));
+  cls.def("maximum", [](const Tensor& s, nb::handle o) { return dc::maximum(s, tensor_arg(o, "maximum", "other", 1)); },
+          nb::arg("other"));
+  cls.def("minimum", [](const Tensor& s, nb::handle o) { return dc::minimum(s, tensor_arg(o, "minimum", "other", 1)); },
+          nb::arg("other"));
   for (const auto& [name, op] : kCompares) {
     const dc::CompareOp cop = op;
     const std::string fn = name;

@@ -73,27 +73,27 @@ def test_wrong_argument_types_raise_python_exceptions():
 
 
 EXACT = {
-    "tensor_dtype_str": "out = torch.tensor([1.0], dtype='bool')",
-    "zeros_dtype_int": "out = torch.zeros(3, dtype=5)",
-    "grad_assigned_int": "p = torch.ones(3, requires_grad=True); p.grad = 5",
-    "cat_int": "out = torch.cat(5)",
+    "tensor_dtype_str": oracle.raises(TypeError, "out = torch.tensor([1.0], dtype='bool')"),
+    "zeros_dtype_int": oracle.raises(TypeError, "out = torch.zeros(3, dtype=5)"),
+    "grad_assigned_int": oracle.raises(TypeError, "p = torch.ones(3, requires_grad=True); p.grad = 5"),
+    "cat_int": oracle.raises(TypeError, "out = torch.cat(5)"),
 }
 
 
 @pytest.mark.oracle
 def test_wrong_argument_messages_match_torch():
-    oracle.assert_cases_equal(EXACT, match_message=True)
+    oracle.assert_cases_equal(EXACT)
 
 
 # torch's message lists every overload of the op ("received an invalid combination of arguments");
 # DenseCore's names the argument and the type it wanted. Same class; the overload listing comes with
 # the single argument parser (issue 8).
 CLASS_ONLY = {
-    "view_str": "out = torch.ones(3).view('a')",
-    "sum_dim_str": "out = torch.ones(3).sum(dim='a')",
+    "view_str": oracle.raises(TypeError, "out = torch.ones(3).view('a')", message=r"view\(\).*"),
+    "sum_dim_str": oracle.raises(TypeError, "out = torch.ones(3).sum(dim='a')", message=r"sum\(\).*"),
 }
 
 
 @pytest.mark.oracle
 def test_wrong_argument_classes_match_torch():
-    oracle.assert_cases_equal(CLASS_ONLY, match_message=False)
+    oracle.assert_cases_equal(CLASS_ONLY)

@@ -31,6 +31,6 @@ def test_default_dtype_roundtrip():
         {
             "default": "out = torch.get_default_dtype()",
             "set64": "torch.set_default_dtype(torch.float64); out = torch.get_default_dtype()",
-            "set_int": "torch.set_default_dtype(torch.int32)",
+            "set_int": oracle.raises(TypeError, "torch.set_default_dtype(torch.int32)"),
         }
     )

@@ -59,22 +59,26 @@ NORM_0D = {
     "ord_half": "b = torch.tensor(0.7, requires_grad=True); torch.linalg.vector_norm(b, 0.5).backward(); out = b.grad",
 }
 
+# The cases that raise, in torch and so in DenseCore (class; the message is compared too).
+RAISES = {'gather_uint8': 'RuntimeError'}
+
+
 
 def _cases():
     cases = dict(CASES)
     cases.update({k: NORM_CASE.format(expr=v) for k, v in NORMS.items()})
     cases.update({f"{k}_at_zero": NORM_ZERO_CASE.format(expr=v) for k, v in NORMS.items()})
     cases.update({f"norm_0d_{k}": v for k, v in NORM_0D.items()})
-    return cases
+    return oracle.declare(cases, RAISES)
 
 
 def test_added_gradient_rows_match_torch():
-    oracle.assert_cases_equal(_cases(), setup=SETUP, match_message=True)
+    oracle.assert_cases_equal(_cases(), setup=SETUP)
 
 
 @pytest.mark.parametrize("env", [{"ATEN_CPU_CAPABILITY": "avx2"}, {"OMP_NUM_THREADS": "1"}], ids=["avx2", "1thread"])
 def test_added_gradient_rows_other_configurations(env):
-    oracle.assert_cases_equal(_cases(), setup=SETUP, env=env, match_message=True)
+    oracle.assert_cases_equal(_cases(), setup=SETUP, env=env)
 
 
 @pytest.mark.notorch

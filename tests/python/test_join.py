@@ -1,5 +1,5 @@
 """torch.cat / concat / concatenate / stack against torch: values, dtype promotion, layout of the
-result, the legacy skip of 1-D empty inputs, strided inputs, and error classes."""
+result, the legacy skip of 1-D empty inputs, strided inputs, and torch's errors."""
 import oracle
 import pytest
 
@@ -15,7 +15,7 @@ CASES = [
     "torch.cat([a, a])", "torch.cat([a, a], 1)", "torch.cat((a, a), -1)", "torch.cat([a, a.to(torch.float16)])",
     "torch.cat([a.to(torch.uint8), a.to(torch.int8)])", "torch.cat([a.to(torch.bool), a.to(torch.bool)])",
     "torch.cat([a.to(torch.bfloat16), a.to(torch.float16)], 1)", "torch.cat([a.t(), a.t()])",
-    "torch.cat([a.t(), a[:, :2]], 1)", "torch.cat([a[:, ::2], a[:, 1:]], dim=1)",
+    "torch.cat([a.t(), a.t()[:, 1:]], 1)", "torch.cat([a[:, ::2], a[:, 1:]], dim=1)",
     "torch.cat([a, torch.arange(0)])", "torch.cat([torch.arange(0).to(torch.float64), a])",
     "torch.cat([torch.arange(0), torch.arange(0)])", "torch.cat([a, a[:0]])", "torch.cat([a[:, :0], a[:, :0]], 1)",
     "torch.cat([a])", "torch.cat([a.expand(2, 2, 3), a.unsqueeze(0)])", "torch.concat([a, a], 1)",
@@ -25,9 +25,11 @@ CASES = [
     "torch.stack([a.t(), a.t()])", "torch.stack([a[:0], a[:0]], 1)",
 ]
 BAD = [
-    "torch.cat([])", "torch.cat([a, torch.tensor(1)])", "torch.cat([a, a[0]])", "torch.cat([a, a.t()])",
-    "torch.cat([a, a], 2)", "torch.cat([a, 1])", "torch.cat(a)", "torch.cat([a, a[:, :0]], 0)",
-    "torch.stack([])", "torch.stack([a, a[0]])", "torch.stack([a], 3)", "torch.stack([a, a], -4)",
+    (ValueError, "torch.cat([])"), (RuntimeError, "torch.cat([a, torch.tensor(1)])"),
+    (RuntimeError, "torch.cat([a, a[0]])"), (RuntimeError, "torch.cat([a, a.t()])"), (IndexError, "torch.cat([a, a], 2)"),
+    (TypeError, "torch.cat([a, 1])"), (TypeError, "torch.cat(a)"), (RuntimeError, "torch.cat([a, a[:, :0]], 0)"),
+    (RuntimeError, "torch.stack([])"), (RuntimeError, "torch.stack([a, a[0]])"), (IndexError, "torch.stack([a], 3)"),
+    (IndexError, "torch.stack([a, a], -4)"),
 ]
 
 
@@ -39,5 +41,5 @@ def test_cat_and_stack_match_torch():
 
 @pytest.mark.oracle
 def test_cat_and_stack_bad_inputs_raise_like_torch():
-    cases = {c: f"out = res({c})" for c in BAD}
-    oracle.assert_cases_equal(cases, setup=JOIN_SETUP, match_message=False)
+    cases = {c: oracle.raises(error, f"out = res({c})") for error, c in BAD}
+    oracle.assert_cases_equal(cases, setup=JOIN_SETUP)

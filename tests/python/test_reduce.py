@@ -173,43 +173,46 @@ def sum_to_cases():
 
 
 ERRORS = {
-    "dim_out_of_range": "out = vals((3, 4)).sum(2)",
-    "dim_out_of_range_neg": "out = vals((3, 4)).mean(-3)",
-    "dim_repeated": "out = vals((3, 4)).sum((0, 0))",
-    "dim_repeated_neg": "out = vals((3, 4)).sum((1, -1))",
-    "mean_int": "out = vals((3, 4), 'int64').mean()",
-    "mean_int_dtype": "out = vals((3, 4)).mean(dtype=torch.int32)",
-    "max_empty": "out = torch.zeros((0, 3)).max()",
-    "min_empty": "out = torch.zeros((0,)).min()",
-    "max_dim_empty": "out = torch.zeros((0, 3)).max(0)",
+    "dim_out_of_range": oracle.raises(IndexError, "out = vals((3, 4)).sum(2)"),
+    "dim_out_of_range_neg": oracle.raises(IndexError, "out = vals((3, 4)).mean(-3)"),
+    "dim_repeated": oracle.raises(RuntimeError, "out = vals((3, 4)).sum((0, 0))"),
+    "dim_repeated_neg": oracle.raises(RuntimeError, "out = vals((3, 4)).sum((1, -1))"),
+    "mean_int": oracle.raises(RuntimeError, "out = vals((3, 4), 'int64').mean()"),
+    "mean_int_dtype": oracle.raises(RuntimeError, "out = vals((3, 4)).mean(dtype=torch.int32)"),
+    "max_empty": oracle.raises(RuntimeError, "out = torch.zeros((0, 3)).max()"),
+    "min_empty": oracle.raises(RuntimeError, "out = torch.zeros((0,)).min()"),
+    "max_dim_empty": oracle.raises(IndexError, "out = torch.zeros((0, 3)).max(0)"),
     "max_dim_ok_empty": "out = tuple(torch.zeros((0, 3)).max(1))",
-    "argmax_empty": "out = torch.zeros((0, 3)).argmax()",
-    "argmax_dim_empty": "out = torch.zeros((0, 3)).argmin(0)",
-    "argmax_bool": "out = vals((3, 4), 'bool').argmax()",
-    "amax_empty": "out = torch.zeros((0, 3)).amax()",
-    "amax_empty_dim": "out = torch.zeros((0, 3)).amax(0)",
+    "argmax_empty": oracle.raises(IndexError, "out = torch.zeros((0, 3)).argmax()"),
+    "argmax_dim_empty": oracle.raises(IndexError, "out = torch.zeros((0, 3)).argmin(0)"),
+    "argmax_bool": oracle.raises(RuntimeError, "out = vals((3, 4), 'bool').argmax()"),
+    "amax_empty": oracle.raises(RuntimeError, "out = torch.zeros((0, 3)).amax()"),
+    "amax_empty_dim": oracle.raises(IndexError, "out = torch.zeros((0, 3)).amax(0)"),
     "amax_empty_ok": "out = torch.zeros((0, 3)).amax(1)",
-    "max_dim_range": "out = vals((3, 4)).max(5)",
-    "argmax_dim_range": "out = vals((3, 4)).argmax(-3)",
-    "scalar_dim": "out = torch.tensor(1.0).sum(1)",
+    "max_dim_range": oracle.raises(IndexError, "out = vals((3, 4)).max(5)"),
+    "argmax_dim_range": oracle.raises(IndexError, "out = vals((3, 4)).argmax(-3)"),
+    "scalar_dim": oracle.raises(IndexError, "out = torch.tensor(1.0).sum(1)"),
     "scalar_max_dim": "out = tuple(torch.tensor(1.0).max(0))",
     "scalar_argmax": "out = torch.tensor(1.0).argmax(0)",
-    "sum_to_bad": "out = vals((3, 4)).sum_to_size(4, 3)",
-    "sum_to_bad2": "out = vals((3, 4)).sum_to_size(2, 3, 4)",
+    "sum_to_bad": oracle.raises(RuntimeError, "out = vals((3, 4)).sum_to_size(4, 3)"),
+    "sum_to_bad2": oracle.raises(RuntimeError, "out = vals((3, 4)).sum_to_size(2, 3, 4)"),
+    "amax_repeated": oracle.raises(RuntimeError, "out = vals((3, 4)).amax((1, 1))"),
     "max_named": "r = vals((3, 4)).max(1); out = (r.values, r.indices, type(r).__name__, len(r))",
     "max_unpack": "v, i = torch.min(vals((3, 4)), dim=0, keepdim=True); out = (v, i)",
     "max_other": "out = torch.max(vals((3, 4)), vals((3, 4), seed=2))",
 }
 
-# The arg parser's TypeError texts are torch's own; only the class is compared.
-TYPE_ERRORS = {
-    "dim_float": "out = vals((3, 4)).sum(1.5)",
-    "dim_str": "out = vals((3, 4)).mean('a')",
-    "max_keepdim_nodim": "out = vals((3, 4)).max(keepdim=True)",
-    "argmax_tuple_dim": "out = vals((3, 4)).argmax((0, 1))",
-    "amax_repeated": "out = vals((3, 4)).amax((1, 1))",
-    "sum_bad_dtype": "out = vals((3, 4)).sum(dtype=5)",
-    "max_dim_tuple": "out = vals((3, 4)).max((0,))",
+# Known gaps: the TypeErrors of torch's argument parser list the overloads that did not match ("sum()
+# received an invalid combination of arguments - got (float), but expected one of: ...") or give the
+# argument's position; densecore's binding names the argument without its position, or (dtype=5) prints
+# nanobind's own listing.
+TYPE_ERROR_GAPS = {
+    "dim_float": oracle.raises(TypeError, "out = vals((3, 4)).sum(1.5)"),
+    "dim_str": oracle.raises(TypeError, "out = vals((3, 4)).mean('a')"),
+    "max_keepdim_nodim": oracle.raises(TypeError, "out = vals((3, 4)).max(keepdim=True)"),
+    "argmax_tuple_dim": oracle.raises(TypeError, "out = vals((3, 4)).argmax((0, 1))"),
+    "sum_bad_dtype": oracle.raises(TypeError, "out = vals((3, 4)).sum(dtype=5)"),
+    "max_dim_tuple": oracle.raises(TypeError, "out = vals((3, 4)).max((0,))"),
 }
 
 
@@ -245,8 +248,14 @@ def test_sum_to_size():
 
 @pytest.mark.oracle
 def test_errors():
-    oracle.assert_cases_equal(ERRORS, setup=SETUP, match_message=True)
-    oracle.assert_cases_equal(TYPE_ERRORS, setup=SETUP)
+    oracle.assert_cases_equal(ERRORS, setup=SETUP)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", sorted(TYPE_ERROR_GAPS))
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="TypeError messages of torch's argument parser")
+def test_type_error_message_gaps(name):
+    oracle.assert_cases_equal({name: TYPE_ERROR_GAPS[name]}, setup=SETUP)
 
 
 ENVS = [{"ATEN_CPU_CAPABILITY": "avx2"}, {"ATEN_CPU_CAPABILITY": "default"}, {"OMP_NUM_THREADS": "1"}]

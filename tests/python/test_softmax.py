@@ -76,10 +76,10 @@ def nan_cases():
 
 
 ERRORS = {
-    "dim_range": "out = torch.softmax(vals((3, 4)), 2)",
-    "dim_range_neg": "out = torch.log_softmax(vals((3, 4)), -3)",
-    "int_input": "out = torch.softmax(torch.tensor([1, 2, 3]), 0)",
-    "int_input_log": "out = torch.log_softmax(torch.tensor([1, 2, 3]), 0)",
+    "dim_range": oracle.raises(IndexError, "out = torch.softmax(vals((3, 4)), 2)"),
+    "dim_range_neg": oracle.raises(IndexError, "out = torch.log_softmax(vals((3, 4)), -3)"),
+    "int_input": oracle.raises(NotImplementedError, "out = torch.softmax(torch.tensor([1, 2, 3]), 0)"),
+    "int_input_log": oracle.raises(NotImplementedError, "out = torch.log_softmax(torch.tensor([1, 2, 3]), 0)"),
     "int_input_dtype_ok": "out = torch.softmax(torch.tensor([1, 2, 3]), 0, dtype=torch.float32)",
     "F_no_dim": "import warnings; warnings.simplefilter('ignore'); out = F.softmax(vals((3, 4)))",
     "F_no_dim_1d": "import warnings; warnings.simplefilter('ignore'); out = F.log_softmax(vals((5,)))",
@@ -114,7 +114,8 @@ def test_softmax():
 # chose in each loop of torch's AVX2/AVX-512 builds (see kernels/cpu/softmax.cpp Note [NaN operand
 # order]). The values are NaN on both sides; only the NaN bits can differ. Kept visible as an xfail.
 @pytest.mark.oracle
-@pytest.mark.xfail(reason="NaN payload of softmax rows mixing input NaNs and maximum's all-ones NaN", strict=False)
+@pytest.mark.xfail(reason="NaN payload of softmax rows mixing input NaNs and maximum's all-ones NaN", strict=False,
+                   raises=AssertionError)
 def test_softmax_nan_payloads():
     oracle.assert_cases_equal(nan_cases(), setup=SETUP)
 
@@ -126,8 +127,15 @@ def test_softmax_half():
 
 @pytest.mark.oracle
 def test_softmax_errors():
-    oracle.assert_cases_equal(ERRORS, setup=SETUP, match_message=True)
-    oracle.assert_cases_equal({"no_dim": "out = torch.softmax(vals((3, 4)))"}, setup=SETUP)  # TypeError
+    oracle.assert_cases_equal(ERRORS, setup=SETUP)
+
+
+# Known gap: without dim, torch's argument parser says 'softmax() missing 1 required positional
+# arguments: "dim"'; densecore's binding prints nanobind's listing of its signature.
+@pytest.mark.oracle
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="TypeError message of torch's argument parser")
+def test_softmax_no_dim_message_gap():
+    oracle.assert_cases_equal({"no_dim": oracle.raises(TypeError, "out = torch.softmax(vals((3, 4)))")}, setup=SETUP)
 
 
 @pytest.mark.oracle

@@ -332,19 +332,24 @@ Tensor view_dtype(const Tensor& t, DType dtype) {
     const auto why = format("to view {} as {} (different element sizes)", scalar_type_name(t.dtype()),
                             scalar_type_name(dtype));
     check(t.dim() > 0, "self.dim() cannot be 0 {}", why);
-    check(t.stride(-1) == 1, "self.stride(-1) must be 1 {}, but got {}", why, t.stride(-1));
     const int64_t last = t.dim() - 1;
+    const auto check_last_stride = [&] {
+      check(t.stride(-1) == 1, "self.stride(-1) must be 1 {}, but got {}", why, t.stride(-1));
+    };
     if (from > to) {
+      check_last_stride();
       const int64_t r = from / to;
       l.sizes[last] *= r;
       for (int64_t d = 0; d < last; ++d) l.strides[d] *= r;
       l.offset *= r;
     } else {
+      // torch's order: the last size, the offset, the last stride, the other strides
       const int64_t r = to / from;
       check(l.sizes[last] % r == 0, "self.size(-1) must be divisible by {} {}, but got {}", r, why,
             l.sizes[last]);
       check(l.offset % r == 0, "self.storage_offset() must be divisible by {} {}, but got {}", r, why,
             l.offset);
+      check_last_stride();
       for (int64_t d = 0; d < last; ++d)
         check(l.strides[d] % r == 0, "self.stride({}) must be divisible by {} {}, but got {}", d, r,
               why, l.strides[d]);
@@ -446,10 +451,19 @@ Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes) {
                      "dimensions", dim);
   dim = wrap_dim(dim, t.dim());
   check(!sizes.empty(), "unflatten: sizes must be non-empty");
-  const Shape inferred = infer_size(sizes, t.size(dim));
-  check(product(inferred) == t.size(dim),
-        "unflatten: Provided sizes {} don't multiply up to the size of dim {} ({}) in the input tensor",
-        shape_str(sizes), dim, t.size(dim));
+  const auto sizes_error = [&] {
+    return Error(format("unflatten: Provided sizes {} don't multiply up to the size of dim {} ({}) in the input tensor",
+                        shape_str(sizes), dim, t.size(dim)));
+  };
+  Shape inferred;
+  try {
+    inferred = infer_size(sizes, t.size(dim));
+  } catch (const Error& e) {
+    // torch's handle_unflatten_exception: infer_size's size error is reworded, any other is wrapped.
+    if (std::string_view(e.what()).find("is invalid for input of size") != std::string_view::npos) throw sizes_error();
+    throw Error(format("unflatten got an unexpected error:\n{}", e.what()));
+  }
+  if (product(inferred) != t.size(dim)) throw sizes_error();
   Shape shape(t.sizes().begin(), t.sizes().begin() + dim);
   shape.insert(shape.end(), inferred.begin(), inferred.end());
   shape.insert(shape.end(), t.sizes().begin() + dim + 1, t.sizes().end());

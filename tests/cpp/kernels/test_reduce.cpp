@@ -1,12 +1,18 @@
 // Reduction structure tests that need no torch: cascade_sum's summation order (vector lanes, scalar
-// tail first, ILP partials), the iterator's reduced-dims-first order, max/argmax tie and NaN rules,
-// softmax's sum to one. Exactness against torch is in tests/python/test_reduce.py / test_softmax.py.
+// tail first, ILP partials), the iterator's reduced-dims-first order, max/argmax tie and NaN rules, and
+// one softmax against bits torch produced (softmax_expected.inc). The full comparison with live torch is
+// in tests/python/test_reduce.py / test_softmax.py.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <ios>
 #include <limits>
 #include <vector>
 
+#include "densecore/kernels/cpu_capability.h"
 #include "densecore/kernels/reduce_iter.h"
 #include "densecore/ops/reduce.h"
 
@@ -73,14 +79,33 @@ TEST(ReduceArg, TiesTakeFirstIndexAndNanWins) {
   EXPECT_EQ(i.data<int64_t>()[0], 2);
 }
 
-TEST(Softmax, RowsSumToAboutOne) {
+struct TorchValues {
+  dc::CpuCapability capability;
+  std::array<float, 3 * 33> values;
+};
+// torch's results, per capability: regenerate with
+//   python tests/cpp/kernels/gen_reduce_expected.py > tests/cpp/kernels/softmax_expected.inc
+#include "softmax_expected.inc"
+
+// Bit for bit torch's softmax (last-dim kernel: vector max, exp, vector-tree sum, times 1/sum) at this
+// process's capability (ATEN_CPU_CAPABILITY).
+TEST(Softmax, MatchesTorchBits) {
+  const dc::CpuCapability cap = dc::cpu_capability();
+  const TorchValues* want = nullptr;
+  for (const TorchValues& t : kTorchSoftmax) {
+    if (t.capability == cap) want = &t;
+  }
+  if (want == nullptr) {
+    GTEST_SKIP() << "softmax_expected.inc has no torch values for " << dc::cpu_capability_name(cap)
+                 << ": regenerate it on a machine with that capability (see gen_reduce_expected.py)";
+  }
   std::vector<float> v(3 * 33);
   for (size_t i = 0; i < v.size(); ++i) v[i] = float(int(i * 7919 % 1000) - 500) / 97.0f;
   const dc::Tensor s = dc::softmax(from(v, {3, 33}), -1);
-  for (int r = 0; r < 3; ++r) {
-    double total = 0;
-    for (int c = 0; c < 33; ++c) total += s.data<float>()[r * 33 + c];
-    EXPECT_NEAR(total, 1.0, 1e-5);
+  for (size_t i = 0; i < v.size(); ++i) {
+    const float got = s.data<float>()[i];
+    EXPECT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(want->values[i]))
+        << "element " << i << ": densecore " << std::hexfloat << got << ", torch " << want->values[i];
   }
 }
 
