@@ -1,7 +1,7 @@
 # Compiler and linker hardening for every target this project builds (the core library, the per-capability
 # kernels, nanobind's library and the _C module, the C++ tests), and the optional sanitizer build.
 # Included before any target is made, so the directory-wide options reach all of them.
-# tests/python/test_hardening.py reads the built _C and checks each property; docs/reliability_build.md says why
+# tests/python/test_hardening.py reads the built _C and checks each property; docs/reliability.md says why
 # each flag is there and what it costs.
 #
 # Hardened (every build):

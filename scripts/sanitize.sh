@@ -6,13 +6,13 @@
 #   bash scripts/sanitize.sh --full   # every Python test
 #   bash scripts/sanitize.sh tests/python/test_views.py -k slice    # or any pytest arguments
 # Any sanitizer report stops the process that made it with a non-zero exit, which fails the test.
-# docs/reliability_build.md explains each setting below.
+# docs/reliability.md explains each setting below.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 # The fast subset: the tests whose inputs reach the C++ code in the most different ways, at a fraction of the
-# suite's time (docs/reliability_build.md lists why each file is here and what the full run takes).
+# suite's time (docs/reliability.md lists why each file is here and what the full run takes).
 fast_subset=(
   tests/python/test_hardening.py        # the module itself: the sanitizer build is recognised, not fortified
   tests/python/test_safety_sizes.py     # sizes, strides and offsets at the overflow edges

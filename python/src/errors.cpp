@@ -20,10 +20,9 @@ void bind_errors(nb::module_& m) {
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     } catch (const dc::Error& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
-    } catch (const nb::cast_error&) {
-      // A binding met an argument of a type it cannot take: a TypeError, never a C++ class name.
-      PyErr_SetString(PyExc_TypeError, "an argument has a type this function does not accept");
     } catch (const std::bad_cast&) {
+      // A binding met an argument of a type it cannot take (nb::cast_error is a std::bad_cast): a
+      // TypeError, never a C++ class name.
       PyErr_SetString(PyExc_TypeError, "an argument has a type this function does not accept");
     } catch (const std::bad_alloc&) {
       // A container (not a tensor storage, which reports its own size) could not grow.
