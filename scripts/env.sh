@@ -9,7 +9,7 @@
 set -euo pipefail
 
 build_reqs=(scikit-build-core==1.1.2 nanobind==2.9.2 mkl-static==2024.2.0 mkl-include==2024.2.0 cmake ninja)
-test_reqs=(torch==2.14.1 numpy pytest)
+test_reqs=(torch==2.14.1 numpy pytest pytest-xdist)
 
 reqs=("${build_reqs[@]}")
 [ "${WITH_TEST_DEPS:-0}" = 1 ] && reqs+=("${test_reqs[@]}")

@@ -56,4 +56,4 @@ echo "== Python tests under ASan+UBSan: ${pytest_args[*]}"
 # allocator, so an overflow out of an object the binding writes is caught too.
 preload="$(readlink -f "$(g++ -print-file-name=libasan.so)") $(readlink -f "$(g++ -print-file-name=libubsan.so)")"
 LD_PRELOAD="$preload" PYTHONMALLOC=malloc DENSECORE_BUILD_DIR="$build/python/src" DENSECORE_REQUIRE_ORACLE=1 \
-  python -m pytest -q -p no:cacheprovider "${pytest_args[@]}"
+  python -m pytest -q -p no:cacheprovider -n "${DENSECORE_TEST_WORKERS:-2}" "${pytest_args[@]}"

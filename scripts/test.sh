@@ -23,7 +23,8 @@ ctest --test-dir "$DENSECORE_ENV_BUILD/pip" --output-on-failure -j2
 
 echo "== Python tests"
 # From the checkout, without DENSECORE_BUILD_DIR: the installed package is tested, not the source tree.
-DENSECORE_REQUIRE_ORACLE=1 python -m pytest -q -p no:cacheprovider tests/python "$@"
+# Two workers (pytest-xdist): most of a test's time is a child process importing torch or DenseCore.
+DENSECORE_REQUIRE_ORACLE=1 python -m pytest -q -p no:cacheprovider -n "${DENSECORE_TEST_WORKERS:-2}" tests/python "$@"
 
 if [ $# -gt 0 ]; then
   echo "== sanitizer stage skipped: a test selection was given (run it with: bash scripts/sanitize.sh)"

@@ -7,7 +7,6 @@ import oracle
 import pytest
 from test_autograd import SETUP
 
-pytestmark = pytest.mark.oracle
 
 CASES = {
     "tril_example": "x = torch.ones(3, 3, requires_grad=True); (x * 2 + torch.tril(x)).sum().backward(); out = x.grad",
@@ -72,10 +71,12 @@ def _cases():
     return oracle.declare(cases, RAISES)
 
 
+@pytest.mark.oracle
 def test_added_gradient_rows_match_torch():
     oracle.assert_cases_equal(_cases(), setup=SETUP)
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("env", [{"ATEN_CPU_CAPABILITY": "avx2"}, {"OMP_NUM_THREADS": "1"}], ids=["avx2", "1thread"])
 def test_added_gradient_rows_other_configurations(env):
     oracle.assert_cases_equal(_cases(), setup=SETUP, env=env)

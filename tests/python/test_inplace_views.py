@@ -123,6 +123,23 @@ ERRORS = {
     "bernoulli_p_backward": "a = torch.ones(3, requires_grad=True); torch.bernoulli(a * 0.5, 0.3).sum().backward()",
 }
 
+# In-place binary ops whose other operand was computed from self: torch saves a copy of the original self
+# (for other's gradient), taken before the op; x.mul_(x) saves self as other and so fails at backward.
+SELF_DERIVED = {
+    "mul_other_from_self": "torch.manual_seed(0); a = (torch.rand(3) + 0.5).requires_grad_(); b = a * 1; "
+                           "b.mul_(b * 1); b.sum().backward(); out = [b, a.grad, name(b)]",
+    "div_other_from_self": "torch.manual_seed(0); a = (torch.rand(3) + 0.5).requires_grad_(); b = a * 1; "
+                           "b.div_(b * 2); b.sum().backward(); out = [b, a.grad, name(b)]",
+    "mul_other_leaf": "torch.manual_seed(0); a = (torch.rand(3) + 0.5).requires_grad_(); w = torch.rand(3).requires_grad_(); "
+                      "b = a * 1; b.mul_(w); b.sum().backward(); out = [b, a.grad, w.grad]",
+    "mul_other_no_grad": "torch.manual_seed(0); a = (torch.rand(3) + 0.5).requires_grad_(); b = a * 1; "
+                         "b.mul_(torch.rand(3)); b.sum().backward(); out = [b, a.grad]",
+    "mul_self_by_self": oracle.raises(RuntimeError, "a = torch.ones(3, requires_grad=True); b = a * 1; b.mul_(b); "
+                                                    "b.sum().backward()"),
+    "div_self_by_self": oracle.raises(RuntimeError, "a = torch.ones(3, requires_grad=True); b = a * 1; b.div_(b); "
+                                                    "b.sum().backward()"),
+}
+
 # Views made and modified inside no_grad are fine; views of leaves made in no_grad stay untracked.
 ALLOWED = {
     "no_grad_view_no_grad_inplace": "a = torch.ones(3, requires_grad=True); b = a * 2\n"
@@ -167,6 +184,7 @@ def _cases():
     cases.update({f"setitem_{k}": SETITEM_CASE.format(op=v) for k, v in SETITEM.items()})
     cases.update({f"error_{k}": v for k, v in ERRORS.items()})
     cases.update({f"allowed_{k}": v for k, v in ALLOWED.items()})
+    cases.update({f"self_derived_{k}": v for k, v in SELF_DERIVED.items()})
     return oracle.declare(cases, RAISES)
 
 

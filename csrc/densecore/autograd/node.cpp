@@ -67,6 +67,29 @@ AccumulateGrad::AccumulateGrad(const Tensor& v) : variable(v) {
   input_meta.push_back({v.sizes(), v.dtype()});
 }
 
+namespace {
+
+// torch/csrc/autograd/utils/grad_layout_contract.h obeys_layout_contract: a gradient may become .grad as
+// it is when it has the variable's strides (dims of size 1 aside, unless their stride is 0: a view such
+// as cat's), or, for a variable that is not dense, when it is contiguous.
+bool obeys_layout_contract(const Tensor& grad, const Tensor& var) {
+  if (!var.is_non_overlapping_and_dense()) return grad.is_contiguous();
+  for (int64_t d = 0; d < grad.dim(); ++d) {
+    if (grad.size(d) != 1 ? grad.stride(d) != var.stride(d) : grad.stride(d) == 0) return false;
+  }
+  return true;
+}
+
+// clone_obey_contract: a copy in the variable's strides when it is dense, else contiguous.
+Tensor clone_obey_contract(const Tensor& grad, const Tensor& var) {
+  Tensor g = var.is_non_overlapping_and_dense() ? Tensor::empty_strided(var.sizes(), var.strides(), var.dtype())
+                                                : Tensor::empty(var.sizes(), var.dtype());
+  copy_(g, grad);
+  return g;
+}
+
+}  // namespace
+
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   if (grads.empty() || !grads[0].defined()) return {};
   const Tensor& var = variable;
@@ -74,17 +97,14 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   AutogradMeta& meta = ensure_autograd_meta(var);
   std::lock_guard<std::mutex> lock(meta.mutex);  // threads sharing a leaf accumulate one at a time
   if (!meta.grad.defined()) {
-    // Steal the gradient when nobody else holds it and it has the variable's layout; else copy it
-    // into the variable's layout. Values are identical either way.
-    const bool stealable = new_grad.impl_ptr().use_count() == 1 && new_grad.storage().use_count() == 1;
-    if (stealable && new_grad.sizes() == var.sizes() && new_grad.strides() == var.strides()) {
-      meta.grad = Tensor::from_storage(new_grad.storage(), new_grad.sizes(), new_grad.strides(),
-                                       new_grad.storage_offset(), new_grad.dtype());
-    } else {
-      Tensor g = Tensor::empty(var.sizes(), var.dtype());
-      copy_(g, new_grad);
-      meta.grad = g;
-    }
+    // torch's accumulateGrad: steal the gradient (a view stays a view, e.g. into cat's gradient) when
+    // nobody else holds this tensor and it obeys the layout contract; else copy it into the variable's
+    // layout. Values are identical either way; the layout is torch's.
+    const bool stealable = new_grad.impl_ptr().use_count() == 1;
+    meta.grad = stealable && obeys_layout_contract(new_grad, var)
+                    ? Tensor::from_storage(new_grad.storage(), new_grad.sizes(), new_grad.strides(),
+                                           new_grad.storage_offset(), new_grad.dtype())
+                    : clone_obey_contract(new_grad, var);
   } else {
     add(meta.grad, new_grad, Scalar::from_int(1), meta.grad);  // .grad += new_grad, in place
   }

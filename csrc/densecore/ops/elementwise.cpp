@@ -96,6 +96,17 @@ void save_original(OpRecord& rec, const Tensor& a, const Tensor& out) {
   rec.save(out.defined() && out.is_same(a) ? clone(a) : a);
 }
 
+// mul/div save self (for other's gradient) and other before the op runs, as torch's codegen does: so an
+// in-place op whose other is self (x.mul_(x)) fails at backward with torch's "modified by an inplace
+// operation". In the in-place form self is saved as a copy of the original, and only when other's
+// gradient is needed (should_compute_output); otherwise nothing is saved in its place.
+void save_self_and_other(OpRecord& rec, const Tensor& a, const Tensor& b, const Tensor& out) {
+  if (!rec.active()) return;
+  const bool inplace = out.defined() && out.is_same(a);
+  rec.save(!inplace ? a : requires_grad(b) ? clone(a) : Tensor());
+  rec.save(b);
+}
+
 Tensor rounded_div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
   if (mode == "trunc") return binary(a, b, out, [](TensorIter& it) { div_trunc_stub(it); });
   return binary(a, b, out, [](TensorIter& it) { div_floor_stub(it); });
@@ -135,18 +146,16 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& 
 
 Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
   OpRecord rec = record(Op::Mul, "mul", a, b, out);
+  save_self_and_other(rec, a, b, out);
   Tensor r = binary(a, b, out, [](TensorIter& it) { mul_stub(it); });
-  rec.save(a);
-  rec.save(b);
   return rec.finish(r);
 }
 
 Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
   if (mode.empty()) {
     OpRecord rec = record(Op::Div, "div", a, b, out);
+    save_self_and_other(rec, a, b, out);
     Tensor r = binary(a, b, out, [](TensorIter& it) { div_true_stub(it); }, /*int_to_float=*/true);
-    rec.save(a);
-    rec.save(b);
     return rec.finish(r);
   }
   check(mode == "trunc" || mode == "floor",
