@@ -55,21 +55,6 @@ DType result_type(std::span<const Tensor> tensors) {
   return r.value_or(DType::Float32);
 }
 
-std::vector<int64_t> infer_size(std::span<const int64_t> a, std::span<const int64_t> b) {
-  const int64_t na = int64_t(a.size()), nb = int64_t(b.size()), n = std::max(na, nb);
-  std::vector<int64_t> out(n);
-  for (int64_t i = n - 1; i >= 0; --i) {
-    const int64_t off = n - 1 - i;
-    const int64_t sa = na - 1 - off >= 0 ? a[na - 1 - off] : 1;
-    const int64_t sb = nb - 1 - off >= 0 ? b[nb - 1 - off] : 1;
-    check(sa == sb || sa == 1 || sb == 1,
-          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
-          sa, sb, i);
-    out[i] = sa == 1 ? sb : sa;
-  }
-  return out;
-}
-
 // ---- build ----------------------------------------------------------------------------------
 
 TensorIter::TensorIter(const IterConfig& config, const Tensor& out, std::span<const Tensor> inputs) {
@@ -134,7 +119,7 @@ void TensorIter::compute_shape(const IterConfig& config) {
       shape_ = s;
       first = false;
     } else if (s != shape_) {
-      shape_ = infer_size(shape_, s);
+      shape_ = broadcast_shapes(shape_, s);
     }
   }
   all_ops_are_scalars_ = !has_tensors;
@@ -226,14 +211,9 @@ void TensorIter::compute_strides() {
 
 void TensorIter::reorder_dimensions() {
   const int64_t nd = ndim();
-  perm_.resize(nd);
-  if (nd == 1) {
-    perm_[0] = 0;
-    return;
-  }
-  std::iota(perm_.rbegin(), perm_.rend(), 0);
-  // 1 if dim0 should come after dim1, -1 if before, 0 if ambiguous (TensorIterator.cpp).
-  auto should_swap = [&](int64_t dim0, int64_t dim1) {
+  // 1 if dim0 should come after dim1, -1 if before, 0 if ambiguous (TensorIterator.cpp): the first
+  // operand whose strides tell decides.
+  perm_ = stride_order(nd, [&](int64_t dim0, int64_t dim1) {
     for (const IterOperand& op : ops_) {
       if (op.stride_bytes.empty() || op.will_resize) continue;
       const int64_t s0 = op.stride_bytes[dim0], s1 = op.stride_bytes[dim1];
@@ -243,19 +223,7 @@ void TensorIter::reorder_dimensions() {
       if (shape_[dim0] > shape_[dim1]) return 1;
     }
     return 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = should_swap(perm_[dim0], perm_[dim1]);
-      if (c > 0) {
-        std::swap(perm_[dim0], perm_[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
+  });
   // permute_dimensions
   auto apply = [&](std::vector<int64_t>& v) {
     std::vector<int64_t> r(nd);
@@ -442,52 +410,6 @@ void copy_into(const Tensor& dst, const Tensor& src) {
   if (copy_float16_float32_like_fbgemm(dst, src)) return;  // torch's copy_ shortcut (Copy.cpp)
   TensorIter it = TensorIter::copy_op(dst, src);
   copy_stub(it);
-}
-
-namespace {
-
-// at::infer_dense_strides (aten/src/ATen/TensorUtils.cpp): TensorIterator's ordering on one tensor.
-std::vector<int64_t> infer_dense_strides(const Tensor& t) {
-  const int64_t nd = t.dim();
-  if (nd == 0) return {};
-  if (nd == 1) return {1};
-  const auto& sz = t.sizes();
-  const auto& st = t.strides();
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  auto should_swap = [&](int64_t d0, int64_t d1) {
-    if (st[d0] == 0 || st[d1] == 0) return 0;
-    if (st[d0] < st[d1]) return -1;
-    if (st[d0] > st[d1]) return 1;
-    return sz[d0] > sz[d1] ? 1 : 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t dim1 = i;
-    for (int64_t j = 1; j <= i; ++j) {
-      const int64_t dim0 = i - j;
-      const int c = should_swap(perm[dim0], perm[dim1]);
-      if (c > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
-  std::vector<int64_t> out(nd);
-  int64_t cur = 1;
-  for (int64_t i = 0; i < nd; ++i) {
-    out[perm[i]] = cur;
-    if (sz[perm[i]] > 1) cur *= sz[perm[i]];
-  }
-  return out;
-}
-
-}  // namespace
-
-Tensor empty_like_preserve(const Tensor& src, DType dtype) {
-  const std::vector<int64_t> strides = src.is_non_overlapping_and_dense() ? src.strides() : infer_dense_strides(src);
-  return Tensor::empty_strided(src.sizes(), strides, dtype);
 }
 
 Tensor to_dtype(const Tensor& src, DType dtype) {

@@ -116,8 +116,6 @@ class TensorIter {
 
 /// torch.result_type over tensors (0-dim wrapped numbers count as Python scalars).
 DType result_type(std::span<const Tensor> tensors);
-/// The broadcast shape of a and b, or torch's "The size of tensor a ..." error.
-std::vector<int64_t> infer_size(std::span<const int64_t> a, std::span<const int64_t> b);
 /// c10::fetch_and_cast: reads one element of dtype `t` at p as T (c10::convert semantics).
 template <class T>
 T fetch_and_cast(DType t, const void* p) {

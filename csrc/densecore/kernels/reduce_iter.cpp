@@ -51,9 +51,7 @@ ReduceIter::ReduceIter(std::span<const Tensor> outs, const Tensor& input) {
 void ReduceIter::reorder_dimensions() {
   const int64_t nd = ndim();
   if (nd <= 1) return;
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  auto should_swap = [&](int64_t d0, int64_t d1) {
+  const std::vector<int64_t> perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
     for (int arg = 0; arg < ntensors(); ++arg) {
       const int64_t s0 = strides_[arg][d0], s1 = strides_[arg][d1];
       if (arg < noutputs_ && (s0 == 0) != (s1 == 0)) return s1 == 0 ? 1 : -1;  // reduced dims first
@@ -63,19 +61,7 @@ void ReduceIter::reorder_dimensions() {
       if (shape_[d0] > shape_[d1]) return 1;
     }
     return 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = should_swap(perm[dim0], perm[dim1]);
-      if (c > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
+  });
   auto apply = [&](std::vector<int64_t>& v) {
     std::vector<int64_t> r(nd);
     for (int64_t i = 0; i < nd; ++i) r[i] = v[perm[i]];
