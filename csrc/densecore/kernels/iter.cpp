@@ -334,61 +334,83 @@ void TensorIter::for_each(Loop2d loop, int64_t grain) const {
 }
 
 void TensorIter::serial_for_each(Loop2d loop, int64_t begin, int64_t end) const {
-  if (end <= begin) return;
   const int nt = ntensors();
   const int64_t nd = ndim();
-  // strides laid out [dim][tensor], at least 2 dims (get_strides)
-  std::vector<int64_t> strides(size_t(nt) * std::max<int64_t>(nd, 2), 0);
+  std::vector<int64_t> strides(size_t(nt) * size_t(nd));
   for (int64_t d = 0; d < nd; ++d)
     for (int t = 0; t < nt; ++t) strides[d * nt + t] = ops_[t].stride_bytes[d];
-  std::vector<char*> base(nt), ptrs(nt);
+  std::vector<char*> base(nt);
   for (int t = 0; t < nt; ++t) base[t] = data_ptr(t);
-  auto ptrs_at = [&](std::span<const int64_t> counter) {
-    for (int t = 0; t < nt; ++t) {
+  serial_for_each_strided(shape_, strides, base, loop, begin, end);
+}
+
+// ---- DimCounter and the serial loop both iterators share -----------------------------------------
+
+DimCounter::DimCounter(std::span<const int64_t> shape_in, int64_t begin)
+    : shape(shape_in), values(shape_in.size(), 0), offset(begin) {
+  int64_t linear = begin;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] > 0) {
+      values[d] = linear % shape[d];
+      linear /= shape[d];
+    }
+  }
+}
+
+std::pair<int64_t, int64_t> DimCounter::max_2d_step(int64_t end) const {
+  const int64_t step0 = std::min(shape[0] - values[0], end - offset);
+  int64_t step1 = 1;
+  if (step0 == shape[0] && shape.size() > 1) step1 = std::min(shape[1] - values[1], (end - offset) / shape[0]);
+  return {step0, step1};
+}
+
+void DimCounter::increment(std::pair<int64_t, int64_t> step) {
+  offset += step.first * step.second;
+  int64_t overflow = step.first;
+  size_t d = 0;
+  if (step.second != 1) {
+    d = 1;
+    overflow = step.second;
+  }
+  for (; d < shape.size() && overflow > 0; ++d) {
+    int64_t v = values[d] + overflow;
+    if (v >= shape[d]) {
+      overflow = 1;
+      v -= shape[d];
+    } else {
+      overflow = 0;
+    }
+    values[d] = v;
+  }
+}
+
+void serial_for_each_strided(std::span<const int64_t> shape, std::span<const int64_t> strides_in,
+                             std::span<char* const> base, Loop2d loop, int64_t begin, int64_t end) {
+  if (end <= begin) return;
+  const size_t nt = base.size();
+  const int64_t nd = int64_t(shape.size());
+  // get_strides: a Loop2d always reads an inner and an outer stride per tensor, 0 where no dim is.
+  std::vector<int64_t> strides(nt * size_t(std::max<int64_t>(nd, 2)), 0);
+  std::copy(strides_in.begin(), strides_in.end(), strides.begin());
+  std::vector<char*> ptrs(nt);
+  auto ptrs_at = [&](std::span<const int64_t> position) {
+    for (size_t t = 0; t < nt; ++t) {
       ptrs[t] = base[t];
-      for (size_t d = 0; d < counter.size(); ++d) ptrs[t] += counter[d] * strides[d * nt + t];
+      for (size_t d = 0; d < position.size(); ++d) ptrs[t] += position[d] * strides[d * nt + t];
     }
   };
   if (nd <= 1) {
     const int64_t at[1] = {begin};
-    ptrs_at(std::span<const int64_t>(at, begin == 0 ? 0 : 1));
+    ptrs_at(std::span<const int64_t>(at, size_t(nd)));
     loop(ptrs.data(), strides.data(), end - begin, 1);
     return;
   }
-  // DimCounter
-  std::vector<int64_t> values(nd, 0);
-  int64_t lin = begin;
-  for (int64_t d = 0; d < nd; ++d) {
-    if (shape_[d] > 0) {
-      values[d] = lin % shape_[d];
-      lin /= shape_[d];
-    }
-  }
-  int64_t offset = begin;
-  while (offset < end) {
-    ptrs_at(values);
-    const int64_t step0 = std::min(shape_[0] - values[0], end - offset);
-    int64_t step1 = 1;
-    if (step0 == shape_[0]) step1 = std::min(shape_[1] - values[1], (end - offset) / shape_[0]);
-    loop(ptrs.data(), strides.data(), step0, step1);
-    // increment
-    offset += step0 * step1;
-    int64_t overflow = step0;
-    int64_t d = 0;
-    if (step1 != 1) {
-      d = 1;
-      overflow = step1;
-    }
-    for (; d < nd && overflow > 0; ++d) {
-      int64_t v = values[d] + overflow;
-      if (v >= shape_[d]) {
-        overflow = 1;
-        v -= shape_[d];
-      } else {
-        overflow = 0;
-      }
-      values[d] = v;
-    }
+  DimCounter counter(shape, begin);
+  while (counter.offset < end) {
+    ptrs_at(counter.values);
+    const std::pair<int64_t, int64_t> step = counter.max_2d_step(end);
+    loop(ptrs.data(), strides.data(), step.first, step.second);
+    counter.increment(step);
   }
 }
 
