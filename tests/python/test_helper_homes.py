@@ -67,6 +67,22 @@ BROADCAST_OK = {
     "add-broadcast": "out = torch.rand(3, 1, 4) + torch.rand(5, 1)",
 }
 
+# The legacy type names come from the dtype table's ScalarType column (core/dtype.h).
+DTYPE_NAMES = {
+    "Tensor.type": (
+        "out = [torch.zeros(1, dtype=d).type() for d in (torch.bool, torch.uint8, torch.int8, torch.int16, "
+        "torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64)]"
+    ),
+    "Tensor.type-by-name": "out = torch.zeros(2).type('torch.LongTensor')",
+    "embedding-index-dtype": oracle.raises(
+        RuntimeError, "out = torch.nn.functional.embedding(torch.zeros(3, dtype=torch.int16), torch.ones(4, 2))"
+    ),
+    "saved-tensor-version": oracle.raises(
+        RuntimeError,
+        "x = torch.ones(3, requires_grad=True); y = x.exp(); y.add_(1); y.sum().backward()",
+    ),
+}
+
 # Sizes with a vector body and a scalar tail (8 and 4 lanes on AVX2), where contracted FMAs and the
 # per-lane exp/log sit.
 LANE_MATH = {
@@ -123,6 +139,10 @@ def test_preserve_format_keeps_stride_order():
 
 def test_broadcast_reports_torchs_dim():
     oracle.assert_cases_equal({**BROADCAST_ERRORS, **_seeded(BROADCAST_OK)}, setup=SETUP)
+
+
+def test_dtype_names():
+    oracle.assert_cases_equal(DTYPE_NAMES)
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

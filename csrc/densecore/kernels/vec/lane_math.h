@@ -44,44 +44,36 @@ inline T fnmadd_contracted(T a, T b, T c) {
 #endif
 }
 
-/// One lane of Vectorized<T>::exp(), T float or double: Sleef_expf8/16_u10 (expd4/8_u10) on
-/// AVX2/AVX-512, std::exp on DEFAULT.
+/// One lane of Vectorized<T>::exp() / log(), T float or double: Sleef_expf8/16_u10 (expd4/8_u10),
+/// Sleef_logf8/16_u10 (logd4/8_u10) on AVX2/AVX-512; vec_base.h's std::exp / std::log on DEFAULT.
+#if defined(DC_VEC_X86)
 template <class T>
 inline T exp_lane(T x) {
-#if defined(DC_VEC_X86)
   if constexpr (std::is_same_v<T, float>) return sleef::expf_u10(x);
   else return sleef::exp_u10(x);
-#else
-  return std::exp(x);
-#endif
 }
-
-/// One lane of Vectorized<T>::log(), T float or double: Sleef_logf8/16_u10 (logd4/8_u10) on
-/// AVX2/AVX-512, std::log on DEFAULT.
 template <class T>
 inline T log_lane(T x) {
-#if defined(DC_VEC_X86)
   if constexpr (std::is_same_v<T, float>) return sleef::logf_u10(x);
   else return sleef::log_u10(x);
-#else
-  return std::log(x);
-#endif
 }
+#else
+template <class T>
+inline T exp_lane(T x) { return std::exp(x); }
+template <class T>
+inline T log_lane(T x) { return std::log(x); }
+#endif
 
-/// Vectorized<T>::exp() of a whole Vec, lane by lane.
+/// Vectorized<T>::exp() / log() of a whole float or double Vec, lane by lane.
 template <class T>
 inline Vec<T> exp_lanes(const Vec<T>& x) {
-  Vec<T> r;
-  for (int i = 0; i < Vec<T>::kSize; ++i) r.v[i] = exp_lane(x.v[i]);
-  return r;
+  static_assert(std::is_floating_point_v<T>, "reduced floats convert per op: use Vec::map");
+  return x.map([](T t) { return exp_lane(t); });
 }
-
-/// Vectorized<T>::log() of a whole Vec, lane by lane.
 template <class T>
 inline Vec<T> log_lanes(const Vec<T>& x) {
-  Vec<T> r;
-  for (int i = 0; i < Vec<T>::kSize; ++i) r.v[i] = log_lane(x.v[i]);
-  return r;
+  static_assert(std::is_floating_point_v<T>, "reduced floats convert per op: use Vec::map");
+  return x.map([](T t) { return log_lane(t); });
 }
 
 }  // namespace DC_CPU_CAPABILITY
