@@ -409,31 +409,15 @@ nb::object tensor_to(nb::pointer_and_handle<Tensor> self, const nb::args& args, 
   return nb::cast(dc::to_dtype_copy(t, dtype.value_or(t.dtype())));
 }
 
-std::string legacy_type_name(DType t) {
-  switch (t) {
-    case DType::Bool: return "torch.BoolTensor";
-    case DType::UInt8: return "torch.ByteTensor";
-    case DType::Int8: return "torch.CharTensor";
-    case DType::Int16: return "torch.ShortTensor";
-    case DType::Int32: return "torch.IntTensor";
-    case DType::Int64: return "torch.LongTensor";
-    case DType::Float16: return "torch.HalfTensor";
-    case DType::BFloat16: return "torch.BFloat16Tensor";
-    case DType::Float32: return "torch.FloatTensor";
-    case DType::Float64: return "torch.DoubleTensor";
-  }
-  return "";
-}
-
 nb::object tensor_type(nb::pointer_and_handle<Tensor> self, nb::handle dtype) {
   const Tensor& t = *self.p;
-  if (!dtype.is_valid() || dtype.is_none()) return nb::str(legacy_type_name(t.dtype()).c_str());
+  if (!dtype.is_valid() || dtype.is_none()) return nb::str(dc::tensor_type_name(t.dtype()).c_str());
   DType target;
   if (PyUnicode_Check(dtype.ptr())) {
     const std::string name = nb::cast<std::string>(dtype);
     bool found = false;
     for (int i = 0; i < dc::kDTypeCount && !found; ++i)
-      if (legacy_type_name(DType(i)) == name) target = DType(i), found = true;
+      if (dc::tensor_type_name(DType(i)) == name) target = DType(i), found = true;
     if (!found) throw nb::value_error(("invalid type: '" + name + "'").c_str());
   } else {
     target = *dtype_arg(dtype, "type", /*none_ok=*/false);

@@ -13,8 +13,7 @@ namespace {
 thread_local uint64_t t_sequence_nr = 0;
 
 std::string type_description(const Tensor& t) {
-  static const char* names[] = {"Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"};
-  return dc::format("torch.{}Tensor {}", names[int(t.dtype())], shape_str(t.sizes()));
+  return dc::format("{} {}", tensor_type_name(t.dtype()), shape_str(t.sizes()));
 }
 
 }  // namespace

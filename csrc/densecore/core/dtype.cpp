@@ -55,6 +55,7 @@ const DTypeInfo& info(DType t) { return kDTypeInfo[static_cast<int>(t)]; }
 size_t itemsize(DType t) { return info(t).itemsize; }
 std::string_view dtype_name(DType t) { return info(t).name; }
 std::string_view scalar_type_name(DType t) { return info(t).scalar_type; }
+std::string tensor_type_name(DType t) { return "torch." + std::string(info(t).scalar_type) + "Tensor"; }
 
 DType promote_types(DType a, DType b) { return kPromote[static_cast<int>(a)][static_cast<int>(b)]; }
 

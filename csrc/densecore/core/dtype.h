@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "densecore/core/error.h"
@@ -19,6 +20,9 @@ size_t itemsize(DType t);
 std::string_view dtype_name(DType t);
 /// torch's ScalarType spelling used in error messages: "Float", "Long", "Bool", "BFloat16", ...
 std::string_view scalar_type_name(DType t);
+/// The legacy tensor type torch prints for a CPU tensor: "torch.FloatTensor", "torch.LongTensor", ...
+/// (Tensor.type(), checkScalarTypes, saved-tensor version errors): scalar_type_name's column.
+std::string tensor_type_name(DType t);
 
 inline bool is_floating(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;

@@ -1,5 +1,6 @@
 #include "densecore/core/layout.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "densecore/core/error.h"
@@ -78,6 +79,66 @@ void check_in_bounds_for_storage(std::span<const int64_t> sizes, std::span<const
         "of {} are out of bounds for storage of size {}",
         shape_str(sizes), shape_str(strides), offset, itemsize,
         overflowed ? std::string("more than 2^63 bytes") : std::to_string(needed), storage_nbytes);
+}
+
+// ---- stride order, dense strides, broadcast shapes ----------------------------------------------
+
+bool is_non_overlapping_and_dense(std::span<const int64_t> sizes, std::span<const int64_t> strides) {
+  const size_t nd = sizes.size();
+  if (nd == 1) return sizes[0] < 2 || strides[0] == 1;
+  std::vector<size_t> perm(nd);
+  std::iota(perm.begin(), perm.end(), size_t{0});
+  // Size-0/1 dims last: they do not constrain the layout.
+  std::sort(perm.begin(), perm.end(), [&](size_t a, size_t b) {
+    if (sizes[a] < 2) return false;
+    if (sizes[b] < 2) return true;
+    return strides[a] < strides[b];
+  });
+  int64_t require = 1;
+  for (size_t i = 0; i < nd; ++i) {
+    const int64_t s = sizes[perm[i]];
+    if (s < 2) return true;
+    if (strides[perm[i]] != require) return false;
+    require *= s;
+  }
+  return true;
+}
+
+std::vector<int64_t> infer_dense_strides(std::span<const int64_t> sizes, std::span<const int64_t> strides) {
+  const int64_t nd = int64_t(sizes.size());
+  const std::vector<int64_t> perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
+    if (strides[d0] == 0 || strides[d1] == 0) return 0;
+    if (strides[d0] < strides[d1]) return -1;
+    if (strides[d0] > strides[d1]) return 1;
+    return sizes[d0] > sizes[d1] ? 1 : 0;
+  });
+  std::vector<int64_t> out(static_cast<size_t>(nd));
+  int64_t next = 1;
+  for (int64_t i = 0; i < nd; ++i) {
+    out[perm[i]] = next;
+    if (sizes[perm[i]] > 1) next *= sizes[perm[i]];
+  }
+  return out;
+}
+
+std::vector<int64_t> preserve_format_strides(std::span<const int64_t> sizes, std::span<const int64_t> strides) {
+  if (is_non_overlapping_and_dense(sizes, strides)) return {strides.begin(), strides.end()};
+  return infer_dense_strides(sizes, strides);
+}
+
+std::vector<int64_t> broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b) {
+  const int64_t na = int64_t(a.size()), nb = int64_t(b.size()), n = std::max(na, nb);
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const int64_t off = n - 1 - i;
+    const int64_t sa = na - 1 - off >= 0 ? a[na - 1 - off] : 1;
+    const int64_t sb = nb - 1 - off >= 0 ? b[nb - 1 - off] : 1;
+    check(sa == sb || sa == 1 || sb == 1,
+          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
+          sa, sb, i);
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
 }
 
 }  // namespace dc

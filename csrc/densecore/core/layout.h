@@ -7,8 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace dc {
 
@@ -36,5 +39,50 @@ void check_size_nonnegative(std::span<const int64_t> sizes);
 
 /// "[2, 3]" as torch prints sizes in messages.
 std::string shape_str(std::span<const int64_t> sizes);
+
+// ---- stride order, dense strides, broadcast shapes ----------------------------------------------
+
+/// The dimension order TensorIterator walks, fastest first: perm[0] is the innermost dim. The
+/// insertion sort of aten/src/ATen/TensorIterator.cpp (reorder_dimensions) and TensorUtils.cpp
+/// (infer_dense_strides), starting from the reversed order: should_swap(d0, d1) says 1 when d0
+/// belongs after d1, -1 when before, 0 when the strides cannot tell (then the order stays). Every
+/// caller's rule for comparing two dims differs (one tensor, all operands, outputs' reduced dims
+/// first); the sort is this one.
+template <class ShouldSwap>
+std::vector<int64_t> stride_order(int64_t ndim, ShouldSwap&& should_swap) {
+  std::vector<int64_t> perm(static_cast<size_t>(ndim));
+  std::iota(perm.rbegin(), perm.rend(), int64_t{0});
+  for (int64_t i = 1; i < ndim; ++i) {
+    int64_t dim1 = i;
+    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
+      const int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  return perm;
+}
+
+/// c10's compute_non_overlapping_and_dense (c10/core/Contiguity.h): the dims of size > 1, sorted by
+/// stride, tile memory without gaps or overlap.
+bool is_non_overlapping_and_dense(std::span<const int64_t> sizes, std::span<const int64_t> strides);
+
+/// at::infer_dense_strides (aten/src/ATen/TensorUtils.cpp): dense strides in the order of the given
+/// ones (stride_order; 0 strides are ambiguous, equal strides put the smaller size inside).
+std::vector<int64_t> infer_dense_strides(std::span<const int64_t> sizes, std::span<const int64_t> strides);
+
+/// The strides empty_like(memory_format=torch.preserve_format) gives (aten/src/ATen/native/
+/// TensorFactories.cpp empty_like): the source's own when it is non-overlapping and dense, else
+/// infer_dense_strides. A transposed and sliced source keeps its stride order, not row-major.
+std::vector<int64_t> preserve_format_strides(std::span<const int64_t> sizes, std::span<const int64_t> strides);
+
+/// at::infer_size (aten/src/ATen/ExpandUtils.cpp): the broadcast of two shapes. Walks from the last
+/// dim, so a mismatch reports the innermost bad dim: RuntimeError "The size of tensor a (3) must
+/// match the size of tensor b (5) at non-singleton dimension 1".
+std::vector<int64_t> broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b);
 
 }  // namespace dc

@@ -106,25 +106,11 @@ bool Tensor::is_contiguous() const {
 }
 
 bool Tensor::is_non_overlapping_and_dense() const {
-  const auto& sz = impl_->sizes;
-  const auto& st = impl_->strides;
-  const int64_t nd = dim();
-  if (nd == 1) return sz[0] < 2 || st[0] == 1;
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
-    if (sz[a] < 2) return false;
-    if (sz[b] < 2) return true;
-    return st[a] < st[b];
-  });
-  int64_t require = 1;
-  for (int64_t i = 0; i < nd; ++i) {
-    const int64_t s = sz[perm[i]];
-    if (s < 2) return true;
-    if (st[perm[i]] != require) return false;
-    require *= s;
-  }
-  return true;
+  return dc::is_non_overlapping_and_dense(impl_->sizes, impl_->strides);
+}
+
+Tensor empty_like_preserve(const Tensor& src, DType dtype) {
+  return Tensor::empty_strided(src.sizes(), preserve_format_strides(src.sizes(), src.strides()), dtype);
 }
 
 }  // namespace dc

@@ -97,6 +97,10 @@ class Tensor {
 /// would hit one element several times).
 void assert_no_internal_overlap(const Tensor& t);
 
+/// at::empty_like(src, dtype) with torch.preserve_format: uninitialised, src's sizes, strides from
+/// preserve_format_strides (core/layout.h).
+Tensor empty_like_preserve(const Tensor& src, DType dtype);
+
 /// Row-major strides for `sizes` (torch's contiguous strides; size-1 dims get the usual value).
 Strides contiguous_strides(std::span<const int64_t> sizes);
 /// Wraps a dim index in [-ndim, ndim) into [0, ndim); IndexError otherwise (torch's maybe_wrap_dim).

@@ -55,21 +55,6 @@ DType result_type(std::span<const Tensor> tensors) {
   return r.value_or(DType::Float32);
 }
 
-std::vector<int64_t> infer_size(std::span<const int64_t> a, std::span<const int64_t> b) {
-  const int64_t na = int64_t(a.size()), nb = int64_t(b.size()), n = std::max(na, nb);
-  std::vector<int64_t> out(n);
-  for (int64_t i = n - 1; i >= 0; --i) {
-    const int64_t off = n - 1 - i;
-    const int64_t sa = na - 1 - off >= 0 ? a[na - 1 - off] : 1;
-    const int64_t sb = nb - 1 - off >= 0 ? b[nb - 1 - off] : 1;
-    check(sa == sb || sa == 1 || sb == 1,
-          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
-          sa, sb, i);
-    out[i] = sa == 1 ? sb : sa;
-  }
-  return out;
-}
-
 // ---- build ----------------------------------------------------------------------------------
 
 TensorIter::TensorIter(const IterConfig& config, const Tensor& out, std::span<const Tensor> inputs) {
@@ -134,7 +119,7 @@ void TensorIter::compute_shape(const IterConfig& config) {
       shape_ = s;
       first = false;
     } else if (s != shape_) {
-      shape_ = infer_size(shape_, s);
+      shape_ = broadcast_shapes(shape_, s);
     }
   }
   all_ops_are_scalars_ = !has_tensors;
@@ -226,14 +211,9 @@ void TensorIter::compute_strides() {
 
 void TensorIter::reorder_dimensions() {
   const int64_t nd = ndim();
-  perm_.resize(nd);
-  if (nd == 1) {
-    perm_[0] = 0;
-    return;
-  }
-  std::iota(perm_.rbegin(), perm_.rend(), 0);
-  // 1 if dim0 should come after dim1, -1 if before, 0 if ambiguous (TensorIterator.cpp).
-  auto should_swap = [&](int64_t dim0, int64_t dim1) {
+  // 1 if dim0 should come after dim1, -1 if before, 0 if ambiguous (TensorIterator.cpp): the first
+  // operand whose strides tell decides.
+  perm_ = stride_order(nd, [&](int64_t dim0, int64_t dim1) {
     for (const IterOperand& op : ops_) {
       if (op.stride_bytes.empty() || op.will_resize) continue;
       const int64_t s0 = op.stride_bytes[dim0], s1 = op.stride_bytes[dim1];
@@ -243,19 +223,7 @@ void TensorIter::reorder_dimensions() {
       if (shape_[dim0] > shape_[dim1]) return 1;
     }
     return 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = should_swap(perm_[dim0], perm_[dim1]);
-      if (c > 0) {
-        std::swap(perm_[dim0], perm_[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
+  });
   // permute_dimensions
   auto apply = [&](std::vector<int64_t>& v) {
     std::vector<int64_t> r(nd);
@@ -366,61 +334,83 @@ void TensorIter::for_each(Loop2d loop, int64_t grain) const {
 }
 
 void TensorIter::serial_for_each(Loop2d loop, int64_t begin, int64_t end) const {
-  if (end <= begin) return;
   const int nt = ntensors();
   const int64_t nd = ndim();
-  // strides laid out [dim][tensor], at least 2 dims (get_strides)
-  std::vector<int64_t> strides(size_t(nt) * std::max<int64_t>(nd, 2), 0);
+  std::vector<int64_t> strides(size_t(nt) * size_t(nd));
   for (int64_t d = 0; d < nd; ++d)
     for (int t = 0; t < nt; ++t) strides[d * nt + t] = ops_[t].stride_bytes[d];
-  std::vector<char*> base(nt), ptrs(nt);
+  std::vector<char*> base(nt);
   for (int t = 0; t < nt; ++t) base[t] = data_ptr(t);
-  auto ptrs_at = [&](std::span<const int64_t> counter) {
-    for (int t = 0; t < nt; ++t) {
+  serial_for_each_strided(shape_, strides, base, loop, begin, end);
+}
+
+// ---- DimCounter and the serial loop both iterators share -----------------------------------------
+
+DimCounter::DimCounter(std::span<const int64_t> shape_in, int64_t begin)
+    : shape(shape_in), values(shape_in.size(), 0), offset(begin) {
+  int64_t linear = begin;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] > 0) {
+      values[d] = linear % shape[d];
+      linear /= shape[d];
+    }
+  }
+}
+
+std::pair<int64_t, int64_t> DimCounter::max_2d_step(int64_t end) const {
+  const int64_t step0 = std::min(shape[0] - values[0], end - offset);
+  int64_t step1 = 1;
+  if (step0 == shape[0] && shape.size() > 1) step1 = std::min(shape[1] - values[1], (end - offset) / shape[0]);
+  return {step0, step1};
+}
+
+void DimCounter::increment(std::pair<int64_t, int64_t> step) {
+  offset += step.first * step.second;
+  int64_t overflow = step.first;
+  size_t d = 0;
+  if (step.second != 1) {
+    d = 1;
+    overflow = step.second;
+  }
+  for (; d < shape.size() && overflow > 0; ++d) {
+    int64_t v = values[d] + overflow;
+    if (v >= shape[d]) {
+      overflow = 1;
+      v -= shape[d];
+    } else {
+      overflow = 0;
+    }
+    values[d] = v;
+  }
+}
+
+void serial_for_each_strided(std::span<const int64_t> shape, std::span<const int64_t> strides_in,
+                             std::span<char* const> base, Loop2d loop, int64_t begin, int64_t end) {
+  if (end <= begin) return;
+  const size_t nt = base.size();
+  const int64_t nd = int64_t(shape.size());
+  // get_strides: a Loop2d always reads an inner and an outer stride per tensor, 0 where no dim is.
+  std::vector<int64_t> strides(nt * size_t(std::max<int64_t>(nd, 2)), 0);
+  std::copy(strides_in.begin(), strides_in.end(), strides.begin());
+  std::vector<char*> ptrs(nt);
+  auto ptrs_at = [&](std::span<const int64_t> position) {
+    for (size_t t = 0; t < nt; ++t) {
       ptrs[t] = base[t];
-      for (size_t d = 0; d < counter.size(); ++d) ptrs[t] += counter[d] * strides[d * nt + t];
+      for (size_t d = 0; d < position.size(); ++d) ptrs[t] += position[d] * strides[d * nt + t];
     }
   };
   if (nd <= 1) {
     const int64_t at[1] = {begin};
-    ptrs_at(std::span<const int64_t>(at, begin == 0 ? 0 : 1));
+    ptrs_at(std::span<const int64_t>(at, size_t(nd)));
     loop(ptrs.data(), strides.data(), end - begin, 1);
     return;
   }
-  // DimCounter
-  std::vector<int64_t> values(nd, 0);
-  int64_t lin = begin;
-  for (int64_t d = 0; d < nd; ++d) {
-    if (shape_[d] > 0) {
-      values[d] = lin % shape_[d];
-      lin /= shape_[d];
-    }
-  }
-  int64_t offset = begin;
-  while (offset < end) {
-    ptrs_at(values);
-    const int64_t step0 = std::min(shape_[0] - values[0], end - offset);
-    int64_t step1 = 1;
-    if (step0 == shape_[0]) step1 = std::min(shape_[1] - values[1], (end - offset) / shape_[0]);
-    loop(ptrs.data(), strides.data(), step0, step1);
-    // increment
-    offset += step0 * step1;
-    int64_t overflow = step0;
-    int64_t d = 0;
-    if (step1 != 1) {
-      d = 1;
-      overflow = step1;
-    }
-    for (; d < nd && overflow > 0; ++d) {
-      int64_t v = values[d] + overflow;
-      if (v >= shape_[d]) {
-        overflow = 1;
-        v -= shape_[d];
-      } else {
-        overflow = 0;
-      }
-      values[d] = v;
-    }
+  DimCounter counter(shape, begin);
+  while (counter.offset < end) {
+    ptrs_at(counter.values);
+    const std::pair<int64_t, int64_t> step = counter.max_2d_step(end);
+    loop(ptrs.data(), strides.data(), step.first, step.second);
+    counter.increment(step);
   }
 }
 
@@ -442,52 +432,6 @@ void copy_into(const Tensor& dst, const Tensor& src) {
   if (copy_float16_float32_like_fbgemm(dst, src)) return;  // torch's copy_ shortcut (Copy.cpp)
   TensorIter it = TensorIter::copy_op(dst, src);
   copy_stub(it);
-}
-
-namespace {
-
-// at::infer_dense_strides (aten/src/ATen/TensorUtils.cpp): TensorIterator's ordering on one tensor.
-std::vector<int64_t> infer_dense_strides(const Tensor& t) {
-  const int64_t nd = t.dim();
-  if (nd == 0) return {};
-  if (nd == 1) return {1};
-  const auto& sz = t.sizes();
-  const auto& st = t.strides();
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  auto should_swap = [&](int64_t d0, int64_t d1) {
-    if (st[d0] == 0 || st[d1] == 0) return 0;
-    if (st[d0] < st[d1]) return -1;
-    if (st[d0] > st[d1]) return 1;
-    return sz[d0] > sz[d1] ? 1 : 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t dim1 = i;
-    for (int64_t j = 1; j <= i; ++j) {
-      const int64_t dim0 = i - j;
-      const int c = should_swap(perm[dim0], perm[dim1]);
-      if (c > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
-  std::vector<int64_t> out(nd);
-  int64_t cur = 1;
-  for (int64_t i = 0; i < nd; ++i) {
-    out[perm[i]] = cur;
-    if (sz[perm[i]] > 1) cur *= sz[perm[i]];
-  }
-  return out;
-}
-
-}  // namespace
-
-Tensor empty_like_preserve(const Tensor& src, DType dtype) {
-  const std::vector<int64_t> strides = src.is_non_overlapping_and_dense() ? src.strides() : infer_dense_strides(src);
-  return Tensor::empty_strided(src.sizes(), strides, dtype);
 }
 
 Tensor to_dtype(const Tensor& src, DType dtype) {

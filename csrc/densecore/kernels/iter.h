@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "densecore/core/convert.h"
@@ -36,6 +37,27 @@ class FunctionRef<R(A...)> {
 /// loop2d(data, strides, size0, size1): strides holds ntensors inner strides then ntensors outer
 /// strides, in bytes (ATen's loop2d_t).
 using Loop2d = FunctionRef<void(char**, const int64_t*, int64_t, int64_t)>;
+
+/// TensorIterator's DimCounter (aten/src/ATen/TensorIterator.cpp): the multi-dim position of a
+/// linear offset in `shape` (dim 0 fastest), advanced by the 2-d steps a Loop2d takes.
+struct DimCounter {
+  DimCounter(std::span<const int64_t> shape, int64_t begin);
+  /// The largest {inner, outer} block from here that stays inside one row of dim 0, and inside
+  /// dim 1 when a whole row fits; at most end - offset elements.
+  std::pair<int64_t, int64_t> max_2d_step(int64_t end) const;
+  /// Moves by step0 * step1 elements, carrying into the outer dims.
+  void increment(std::pair<int64_t, int64_t> step);
+
+  std::span<const int64_t> shape;
+  std::vector<int64_t> values;
+  int64_t offset;
+};
+
+/// serial_for_each of TensorIteratorBase with DimCounter (TensorIteratorInternal.h) over [begin,
+/// end) of `shape`: `strides` in bytes, laid out [dim][tensor] for ntensors = base.size() tensors.
+/// Shared by TensorIter and ReduceIter.
+void serial_for_each_strided(std::span<const int64_t> shape, std::span<const int64_t> strides,
+                             std::span<char* const> base, Loop2d loop, int64_t begin, int64_t end);
 
 /// The builder switches of ATen's TensorIteratorConfig that our ops use.
 struct IterConfig {
@@ -116,8 +138,6 @@ class TensorIter {
 
 /// torch.result_type over tensors (0-dim wrapped numbers count as Python scalars).
 DType result_type(std::span<const Tensor> tensors);
-/// The broadcast shape of a and b, or torch's "The size of tensor a ..." error.
-std::vector<int64_t> infer_size(std::span<const int64_t> a, std::span<const int64_t> b);
 /// c10::fetch_and_cast: reads one element of dtype `t` at p as T (c10::convert semantics).
 template <class T>
 T fetch_and_cast(DType t, const void* p) {

@@ -51,9 +51,7 @@ ReduceIter::ReduceIter(std::span<const Tensor> outs, const Tensor& input) {
 void ReduceIter::reorder_dimensions() {
   const int64_t nd = ndim();
   if (nd <= 1) return;
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  auto should_swap = [&](int64_t d0, int64_t d1) {
+  const std::vector<int64_t> perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
     for (int arg = 0; arg < ntensors(); ++arg) {
       const int64_t s0 = strides_[arg][d0], s1 = strides_[arg][d1];
       if (arg < noutputs_ && (s0 == 0) != (s1 == 0)) return s1 == 0 ? 1 : -1;  // reduced dims first
@@ -63,19 +61,7 @@ void ReduceIter::reorder_dimensions() {
       if (shape_[d0] > shape_[d1]) return 1;
     }
     return 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = should_swap(perm[dim0], perm[dim1]);
-      if (c > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
+  });
   auto apply = [&](std::vector<int64_t>& v) {
     std::vector<int64_t> r(nd);
     for (int64_t i = 0; i < nd; ++i) r[i] = v[perm[i]];
@@ -139,58 +125,12 @@ void ReduceIter::select_all_keeping_dim(int64_t start_dim, std::span<const int64
 // ---- loops (TensorIteratorInternal.h serial_for_each with DimCounter) ---------------------------
 
 void ReduceIter::serial_for_each(Loop2d loop, int64_t begin, int64_t end) const {
-  if (end <= begin) return;
   const int nt = ntensors();
   const int64_t nd = ndim();
-  std::vector<int64_t> strides(size_t(nt) * std::max<int64_t>(nd, 2), 0);
+  std::vector<int64_t> strides(size_t(nt) * size_t(nd));
   for (int64_t d = 0; d < nd; ++d)
     for (int t = 0; t < nt; ++t) strides[d * nt + t] = strides_[t][d];
-  std::vector<char*> ptrs(nt);
-  auto ptrs_at = [&](std::span<const int64_t> counter) {
-    for (int t = 0; t < nt; ++t) {
-      ptrs[t] = data_[t];
-      for (size_t d = 0; d < counter.size(); ++d) ptrs[t] += counter[d] * strides[d * nt + t];
-    }
-  };
-  if (nd <= 1) {
-    const int64_t at[1] = {begin};
-    ptrs_at(std::span<const int64_t>(at, nd == 0 ? 0 : 1));
-    loop(ptrs.data(), strides.data(), end - begin, 1);
-    return;
-  }
-  std::vector<int64_t> values(nd, 0);
-  int64_t lin = begin;
-  for (int64_t d = 0; d < nd; ++d) {
-    if (shape_[d] > 0) {
-      values[d] = lin % shape_[d];
-      lin /= shape_[d];
-    }
-  }
-  int64_t offset = begin;
-  while (offset < end) {
-    ptrs_at(values);
-    const int64_t step0 = std::min(shape_[0] - values[0], end - offset);
-    int64_t step1 = 1;
-    if (step0 == shape_[0]) step1 = std::min(shape_[1] - values[1], (end - offset) / shape_[0]);
-    loop(ptrs.data(), strides.data(), step0, step1);
-    offset += step0 * step1;
-    int64_t overflow = step0;
-    int64_t d = 0;
-    if (step1 != 1) {
-      d = 1;
-      overflow = step1;
-    }
-    for (; d < nd && overflow > 0; ++d) {
-      int64_t v = values[d] + overflow;
-      if (v >= shape_[d]) {
-        overflow = 1;
-        v -= shape_[d];
-      } else {
-        overflow = 0;
-      }
-      values[d] = v;
-    }
-  }
+  serial_for_each_strided(shape_, strides, data_, loop, begin, end);
 }
 
 void ReduceIter::for_each(Loop2d loop, int64_t grain) const {
@@ -273,15 +213,12 @@ void ReduceIter::foreach_reduced_elt(const std::function<void(ReduceIter&)>& loo
     std::vector<int64_t> nshape(shape_.begin() + rd, shape_.end());
     int64_t nnum = 1;
     for (int64_t s : nshape) nnum *= s;
-    std::vector<int64_t> values(nshape.size(), 0);
+    DimCounter counter(nshape, 0);
     for (int64_t k = 0; k < nnum; ++k) {
       ReduceIter reduced = *this;
-      reduced.select_all_keeping_dim(rd, values);
+      reduced.select_all_keeping_dim(rd, counter.values);
       loop(reduced);
-      for (size_t d = 0; d < values.size(); ++d) {  // DimCounter increment by one
-        if (++values[d] < nshape[d]) break;
-        values[d] = 0;
-      }
+      counter.increment({1, 1});
     }
     return;
   }

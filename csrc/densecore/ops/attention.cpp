@@ -119,52 +119,6 @@ AttnMask mask_operand(const Tensor& mask_in, DType dtype, int64_t B, int64_t H, 
   return m;
 }
 
-/// at::infer_dense_strides (ExpandUtils.cpp): dims ordered by stride (0 strides ambiguous, equal
-/// strides: smaller size inner) by insertion sort from the reversed order, then dense strides.
-std::vector<int64_t> infer_dense_strides(const Tensor& t) {
-  const int64_t nd = t.dim();
-  std::vector<int64_t> perm(nd);
-  for (int64_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
-  const auto should_swap = [&](int64_t d0, int64_t d1) {
-    const int64_t s0 = t.stride(d0), s1 = t.stride(d1);
-    if (s0 == 0 || s1 == 0) return 0;
-    if (s0 != s1) return s0 < s1 ? -1 : 1;
-    return t.size(d0) > t.size(d1) ? 1 : 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t d1 = i;
-    for (int64_t d0 = i - 1; d0 >= 0; --d0) {
-      const int c = should_swap(perm[d0], perm[d1]);
-      if (c > 0) {
-        std::swap(perm[d0], perm[d1]);
-        d1 = d0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
-  std::vector<int64_t> strides(nd);
-  int64_t cur = 1;
-  for (int64_t i = 0; i < nd; ++i) {
-    strides[perm[i]] = cur;
-    if (t.size(perm[i]) > 1) cur *= t.size(perm[i]);
-  }
-  return strides;
-}
-
-/// at::empty_like(t) with preserve_format: t's strides when non-overlapping and dense (the inferred
-/// dense strides agree on every dim of size > 1), else the inferred dense strides.
-Tensor empty_like_preserve(const Tensor& t) {
-  std::vector<int64_t> strides = infer_dense_strides(t);
-  bool dense = true;
-  for (int64_t d = 0; d < t.dim(); ++d) dense = dense && (t.size(d) <= 1 || strides[d] == t.stride(d));
-  if (dense)
-    for (int64_t d = 0; d < t.dim(); ++d) strides[d] = t.stride(d);
-  const std::vector<int64_t> flat{t.numel()};
-  const std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
-  return as_strided(empty(flat, t.dtype()), sizes, strides, 0);
-}
-
 /// A (B, H, T, E) tensor seen as torch's kernel sees its transpose(1, 2).
 AttnOperand operand(const Tensor& t) { return {t.data_ptr(), t.stride(0), t.stride(2), t.stride(1)}; }
 
@@ -213,7 +167,7 @@ std::tuple<Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu(const Tens
   OpRecord rec(Op::ScaledDotProductFlashAttentionForCpu, {q, k, v});
   const int64_t B = q.size(0), H = q.size(1), L = q.size(2);
   const std::vector<int64_t> lse_shape{B, L, H};
-  const Tensor out = empty_like_preserve(q);  // attention.cpp: empty_like(query), kernel sees transpose(1, 2)
+  const Tensor out = empty_like_preserve(q, q.dtype());  // attention.cpp: empty_like(query), kernel sees transpose(1, 2)
   const Tensor lse3 = empty(lse_shape, q.dtype());  // the accumulate type: float for float, double for double
   Tensor mask_keep;
   FlashAttnFwdArgs args{flash_shape(q, v, is_causal, scale), operand(q), operand(k), operand(v),

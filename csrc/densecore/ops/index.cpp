@@ -54,21 +54,6 @@ Strides broadcast_strides(const Tensor& t, std::span<const int64_t> shape) {
   return out;
 }
 
-// at::infer_size: the broadcast of a and b, with torch's "tensor a/b" message.
-Shape broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b) {
-  const size_t n = std::max(a.size(), b.size());
-  Shape out(n);
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t ia = int64_t(i) - int64_t(n - a.size()), ib = int64_t(i) - int64_t(n - b.size());
-    const int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
-    check(sa == sb || sa == 1 || sb == 1,
-          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
-          sa, sb, i);
-    out[i] = sa == 1 ? sb : sa;
-  }
-  return out;
-}
-
 bool is_mask(const Tensor& t) { return t.dtype() == DType::Bool || t.dtype() == DType::UInt8; }
 
 int64_t read_index(const Tensor& t, int64_t offset) {
@@ -84,9 +69,7 @@ Strides iterator_output_strides(std::span<const int64_t> shape, const std::vecto
   const int64_t nd = static_cast<int64_t>(shape.size());
   if (nd <= 1) return contiguous_strides(shape);
   // perm[i] = the original dim at position i, fastest-moving first.
-  std::vector<int64_t> perm(nd);
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  const auto should_swap = [&](int64_t d0, int64_t d1) {
+  const std::vector<int64_t> perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
     for (const Strides& s : inputs) {
       const int64_t s0 = s[d0], s1 = s[d1];
       if (s0 == 0 || s1 == 0) continue;
@@ -95,19 +78,7 @@ Strides iterator_output_strides(std::span<const int64_t> shape, const std::vecto
       if (shape[d0] > shape[d1]) return 1;
     }
     return 0;
-  };
-  for (int64_t i = 1; i < nd; ++i) {
-    int64_t dim1 = i;
-    for (int64_t dim0 = i - 1; dim0 >= 0; --dim0) {
-      const int c = should_swap(perm[dim0], perm[dim1]);
-      if (c > 0) {
-        std::swap(perm[dim0], perm[dim1]);
-        dim1 = dim0;
-      } else if (c < 0) {
-        break;
-      }
-    }
-  }
+  });
   bool inverted = true;
   for (int64_t j = 0; j < nd; ++j) inverted &= perm[j] == nd - j - 1;
   if (inverted) return contiguous_strides(shape);

@@ -20,22 +20,6 @@ int64_t prod(const Shape& s) {
   return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<int64_t>());
 }
 
-// The broadcast of two batch shapes (at::infer_size).
-Shape infer_size(const Shape& a, const Shape& b) {
-  const size_t n = std::max(a.size(), b.size());
-  Shape out(n);
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t da = int64_t(i) - int64_t(n - a.size()), db = int64_t(i) - int64_t(n - b.size());
-    const int64_t sa = da >= 0 ? a[da] : 1, sb = db >= 0 ? b[db] : 1;
-    check(sa == sb || sa == 1 || sb == 1,
-          "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
-          "dimension {}",
-          sa, sb, i);
-    out[i] = sa == 1 ? sb : sa;
-  }
-  return out;
-}
-
 // squeeze(): the number of non-1 dims (all the linear bias test needs).
 int64_t squeezed_dim(const Tensor& t) {
   int64_t n = 0;
@@ -82,7 +66,7 @@ Tensor matmul_batched(const Tensor& tensor1, const Tensor& tensor2) {
   const int64_t m2 = d2 > 1 ? tensor2.sizes().end()[-2] : tensor2.sizes().front();
   const int64_t p = d2 > 1 ? tensor2.sizes().back() : 1;
   const Shape batch2(tensor2.sizes().begin(), tensor2.sizes().begin() + std::max<int64_t>(d2 - 2, 0));
-  Shape out_shape = infer_size(batch1, batch2);
+  Shape out_shape = broadcast_shapes(batch1, batch2);
   const int64_t bp = prod(out_shape);
   Shape e1 = out_shape, e2 = out_shape;
   e1.insert(e1.end(), {n, m1});

@@ -21,12 +21,6 @@
 namespace dc {
 namespace {
 
-// "torch.FloatTensor" as checkScalarTypes prints the offending tensor.
-std::string tensor_type_name(DType t) {
-  static const char* names[] = {"Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"};
-  return std::string("torch.") + names[int(t)] + "Tensor";
-}
-
 void check_indices(const Tensor& indices, const char* fn, int arg) {
   check(indices.dtype() == DType::Int64 || indices.dtype() == DType::Int32,
         "Expected tensor for argument #{} 'indices' to have one of the following scalar types: Long, Int; "

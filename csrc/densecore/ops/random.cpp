@@ -110,13 +110,6 @@ void check_from_to_in_range(int64_t from, int64_t to_inc, DType t) {
   check(to_inc >= lo && to_inc <= hi, "to - 1 is out of bounds for {}", name);
 }
 
-/// empty_like with MemoryFormat::Preserve: keeps dense strides, else contiguous.
-Tensor empty_like_preserve(const Tensor& t) {
-  if (!t.is_non_overlapping_and_dense() || t.is_contiguous()) return empty(t.sizes(), t.dtype());
-  Tensor base = empty(std::vector<int64_t>{t.numel()}, t.dtype());
-  return base.as_strided_view(t.sizes(), t.strides(), 0);
-}
-
 Strided2d as_2d(const Tensor& t) {
   const bool two = t.dim() == 2;
   return {t.data_ptr(), t.dtype(), two ? t.size(0) : 1, t.size(-1), two ? t.stride(0) : 0,
@@ -226,7 +219,7 @@ const Tensor& bernoulli_(const Tensor& self, const Tensor& p, const Generator& g
   return recorded_fill(Op::Bernoulli, 1, self, {p}, [&]() -> const Tensor& {
     if (self.numel() != 0) {
       // expand_inplace(self, p): p must broadcast to self's shape.
-      const std::vector<int64_t> shape = infer_size(self.sizes(), p.sizes());
+      const std::vector<int64_t> shape = broadcast_shapes(self.sizes(), p.sizes());
       check(shape == self.sizes(), "The expanded size of the tensor ({}) must match the existing size "
             "({}) at non-singleton dimension", self.numel(), p.numel());
       IterConfig cfg;
@@ -353,7 +346,7 @@ Tensor multinomial(const Tensor& self, int64_t n_sample, bool replacement, const
     check(valid, "probability tensor contains either `inf`, `nan` or element < 0");
     check(!zero_row, "invalid multinomial distribution (sum of probabilities <= 0)");
     // The exponential race: q ~ Exp(1), samples = argmax / topk of p / q.
-    Tensor q = empty_like_preserve(self);
+    Tensor q = empty_like_preserve(self, self.dtype());
     exponential_(q, 1, gen);
     multinomial_race_stub(result.data<int64_t>(), self.dim() == 2 ? result.stride(0) : 0,
                           result.stride(-1), p, as_2d(q), n_sample);

@@ -2,13 +2,14 @@
 // (native/cpu/DistributionTemplates.h) and core/DistributionsHelper.h, TransformationHelper.h.
 // Compiled once per capability: torch's AVX2 build contracts x*(to-from)+from and val*std+mean into
 // FMA (vfmadd132ss/sd in libtorch_cpu.so's uniform_kernel and normal_kernel lambdas), its DEFAULT
-// build has no FMA; mul_add picks. All kernels draw serially in TensorIterator order.
+// build has no FMA; vec::fmadd_contracted picks. All kernels draw serially in TensorIterator order.
 #include <cmath>
 #include <limits>
 #include <numbers>
 
 #include "densecore/core/convert.h"
 #include "densecore/kernels/distribution_stubs.h"
+#include "densecore/kernels/vec/lane_math.h"
 #if defined(DC_CPU_CAPABILITY_AVX2)
 #include "densecore/kernels/cpu/avx_mathfun.h"
 #endif
@@ -16,18 +17,6 @@
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
 namespace {
-
-#if defined(DC_CPU_CAPABILITY_DEFAULT)
-constexpr bool kFused = false;
-#else
-constexpr bool kFused = true;
-#endif
-
-template <class F>
-F mul_add(F a, F b, F c) {
-  if constexpr (kFused) return std::fma(a, b, c);
-  else return a * b + c;
-}
 
 // uniform_real_distribution<T>(0, 1) draws: 24 bits of random() for float, 53 of random64().
 // x*(1-0)+0 is exact, so the transform reduces to the scaling.
@@ -71,7 +60,7 @@ void uniform_kernel(TensorIter& iter, double from_, double to_, GeneratorImpl* g
     const T to_s = convert<T>(to_), from_s = convert<T>(from_);
     serial_fill<T>(iter, [&]() -> T {
       const Op x = std::is_same_v<Op, double> ? Op(uniform53(g)) : Op(uniform24(g));
-      const T v = T(mul_add<Op>(x, to - from, from));
+      const T v = T(vec::fmadd_contracted<Op>(x, to - from, from));
       return Op(v) == Op(to_s) ? from_s : v;
     });
   });
@@ -84,14 +73,14 @@ double normal_sample(GeneratorImpl* g, double mean, double std) {
   if (g->next_double_normal_sample) {
     const double r = *g->next_double_normal_sample;
     g->next_double_normal_sample.reset();
-    return mul_add(r, std, mean);
+    return vec::fmadd_contracted(r, std, mean);
   }
   const double u1 = uniform53(g);
   const double u2 = uniform53(g);
   const double r = std::sqrt(-2.0 * std::log1p(-u2));
   const double theta = 2.0 * std::numbers::pi * u1;
   g->next_double_normal_sample = r * std::sin(theta);
-  return mul_add(r * std::cos(theta), std, mean);
+  return vec::fmadd_contracted(r * std::cos(theta), std, mean);
 }
 
 /// NormalFill16 (generic): data[j], data[j+8] <- Box-Muller of (1 - data[j], data[j+8]).

@@ -1,22 +1,18 @@
 // arange and linspace kernels, mirroring aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp.
 // Compiled once per capability: torch's AVX2 build contracts a*b+c into FMA (read from
-// libtorch_cpu.so's machine code), its DEFAULT build does not, so kFused picks the arithmetic.
+// libtorch_cpu.so's machine code), its DEFAULT build does not, so vec::fmadd_contracted picks the arithmetic.
 #include <cmath>
 #include <type_traits>
 
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/fill.h"
 #include "densecore/kernels/parallel.h"
+#include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
 namespace {
 
-#if defined(DC_CPU_CAPABILITY_DEFAULT)
-constexpr bool kFused = false;
-#else
-constexpr bool kFused = true;
-#endif
 
 // at::acc_type<T, /*is_cuda=*/false>: integers accumulate in int64, Half/BFloat16 in float,
 // float and double in double.
@@ -30,13 +26,6 @@ template <> struct cpu_acc<int32_t> { using type = int64_t; };
 template <> struct cpu_acc<int64_t> { using type = int64_t; };
 template <class T> using cpu_acc_t = typename cpu_acc<T>::type;
 
-// a * b + c, fused where torch's build fuses it.
-template <class F>
-F mul_add(F a, F b, F c) {
-  if constexpr (kFused) return std::fma(a, b, c);
-  else return a * b + c;
-}
-
 // Integer arange wraps modulo 2^64 like torch's int64 arithmetic, then truncates to T.
 template <class T>
 T int_arange_value(int64_t start, int64_t step, int64_t idx) {
@@ -47,7 +36,7 @@ T int_arange_value(int64_t start, int64_t step, int64_t idx) {
 template <class T, class A>
 T arange_scalar(A start, A step, int64_t idx) {
   if constexpr (std::is_integral_v<A>) return int_arange_value<T>(start, step, idx);
-  else return T(mul_add(step, A(idx), start));
+  else return T(vec::fmadd_contracted(step, A(idx), start));
 }
 
 // The vector lambda: Vectorized<T>::arange(T(start + step * idx), step). Lane 0 is the rounded
@@ -64,7 +53,7 @@ void arange_vector(T* out, int n_lanes, A start, A step, int64_t idx) {
     out[1] = T(b + step);
     for (int k = 2; k < n_lanes; ++k) {
       if constexpr (std::is_same_v<T, BFloat16>) out[k] = T(b + A(k) * step);
-      else out[k] = T(mul_add(A(k), step, b));
+      else out[k] = T(vec::fmadd_contracted(A(k), step, b));
     }
   }
 }
@@ -110,8 +99,8 @@ void linspace_integral(T* out, int64_t steps, T start, T end) {
   const int64_t halfway = steps / 2;
   parallel_for(0, steps, kGrainSize, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
-      const double v = i < halfway ? mul_add(step, double(i), double(start))
-                                   : mul_add(-step, double(steps - i - 1), double(end));
+      const double v = i < halfway ? vec::fmadd_contracted(step, double(i), double(start))
+                                   : vec::fmadd_contracted(-step, double(steps - i - 1), double(end));
       out[i] = float_to_int<T>(v);
     }
   });
@@ -124,7 +113,8 @@ void linspace_floating(T* out, int64_t steps, T start, T end) {
   const int64_t halfway = steps / 2;
   parallel_for(0, steps, kGrainSize, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i)
-      out[i] = i < halfway ? mul_add(step, T(i), start) : mul_add(-step, T(steps - i - 1), end);
+      out[i] = i < halfway ? vec::fmadd_contracted(step, T(i), start)
+                           : vec::fmadd_contracted(-step, T(steps - i - 1), end);
   });
 }
 

@@ -12,9 +12,7 @@
 #include "densecore/kernels/flash_attention_stubs.h"
 #include "densecore/kernels/gemm_mkl.h"
 #include "densecore/kernels/parallel.h"
-#if defined(DC_VEC_X86)
-#include "densecore/kernels/cpu/sleef_port.h"
-#endif
+#include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -50,19 +48,8 @@ inline float exp_u20(float x) {
 #endif
 }
 
-/// Vectorized<T>::exp(): SLEEF expf8/16_u10 (expd4/8_u10 for double) on AVX2/AVX-512, std::exp on DEFAULT.
-template <class T>
-inline T exp_u10(T x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) return sleef::expf_u10(x);
-  else return sleef::exp_u10(x);
-#else
-  return std::exp(x);
-#endif
-}
-
-/// Vectorized<double>::exp_u20() is vec_base.h's: the regular exp().
-inline double exp_u20(double x) { return exp_u10(x); }
+/// Vectorized<double>::exp_u20() is vec_base.h's: the regular exp() (Vectorized<T>::exp, u10).
+inline double exp_u20(double x) { return vec::exp_lane(x); }
 
 // Whole-vector forms of the two float exps above for native lanes (AVX2/AVX-512): the same operations
 // per lane in the same order, so the same bits; only the scalar per-lane calls are gone.
@@ -137,18 +124,11 @@ inline Vec<T> exp_u20_vec(const Vec<T>& x) {
 template <class T>
 inline Vec<T> exp_u10_vec(const Vec<T>& x) {
   if constexpr (vec::is_native_v<T> && std::is_same_v<T, float>) return exp_u10(x);
-  else return x.map([](T t) { return exp_u10(t); });
+  else return x.map([](T t) { return vec::exp_lane(t); });
 }
 
-/// a * b + c as GCC compiled it: one FMA in the AVX2/AVX-512 builds, two roundings in DEFAULT.
-template <class T>
-inline T mul_add(T a, T b, T c) {
-#if defined(DC_VEC_X86)
-  return std::fma(a, b, c);
-#else
-  return a * b + c;
-#endif
-}
+// a * b + c where GCC compiled one FMA in torch's AVX2/AVX-512 builds.
+using vec::fmadd_contracted;
 
 // ---- row helpers (FlashAttentionKernel.cpp's fusion kernels) ----------------------------------
 
@@ -204,7 +184,7 @@ void scale_add_mask(T* a, const M* mask, bool stride0, int64_t size, T scale, bo
   constexpr int64_t kStep = Vec<M>::size(), kDone = std::min(Vec<T>::size(), Vec<M>::size());
   const auto one = [&](int64_t i) {
     const T b = T(stride0 ? mask[0] : mask[i]);
-    a[i] = add_only ? a[i] + b : mul_add(a[i], scale, b);
+    a[i] = add_only ? a[i] + b : fmadd_contracted(a[i], scale, b);
   };
   int64_t i = 0;
   for (; i < size - (size % kStep); i += kStep)
@@ -297,7 +277,7 @@ void forward_block(const FlashAttnFwdArgs& a, FwdBuffers<T>& buf, int64_t i, int
       }
       const T tmp_sum = exp_reduce_sum(r, kvb, r, tmp_max);
       const T exp_tmp = std::exp(qk_max[row] - tmp_max);
-      qk_sum[row] = mul_add(exp_tmp, qk_sum[row], tmp_sum);
+      qk_sum[row] = fmadd_contracted(exp_tmp, qk_sum[row], tmp_sum);
       qk_max[row] = tmp_max;
       if (n > 0) {
         T* d = dst + row * E;

@@ -6,8 +6,8 @@
 
 #include "densecore/kernels/loops.h"
 #include "densecore/kernels/nn_stubs.h"
+#include "densecore/kernels/vec/lane_math.h"
 #if defined(DC_VEC_X86)
-#include "densecore/kernels/cpu/sleef_port.h"
 #include "densecore/kernels/cpu/sleef_tanh.h"
 #endif
 
@@ -16,16 +16,6 @@ inline namespace DC_CPU_CAPABILITY {
 namespace {
 
 using vec::Vec;
-
-/// a*b+c where GCC contracted it in torch's -mfma builds (checked in libtorch_cpu.so).
-template <class T>
-inline T cfma(T a, T b, T c) {
-#if defined(DC_VEC_X86)
-  return std::fma(a, b, c);
-#else
-  return a * b + c;
-#endif
-}
 
 /// One lane of Vectorized<T>::erf(); DEFAULT maps std::erf, x86 float is the explicit-FMA polynomial.
 template <class T>
@@ -39,21 +29,12 @@ inline T vec_erf(T x) {
     r = std::fma(r, t, 1.421413741f);
     r = std::fma(r, t, -0.284496736f);
     r = std::fma(r, t, 0.254829592f);
-    const float e = -sleef::expf_u10(-(x * x));
+    const float e = -vec::exp_lane(-(x * x));
     const float y = std::fma(e * t, r, 1.0f);
     return std::bit_cast<float>(std::bit_cast<uint32_t>(y) ^ sign);
   }
 #endif
   return std::erf(x);
-}
-template <class T>
-inline T vec_exp(T x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) return sleef::expf_u10(x);
-  else return sleef::exp_u10(x);
-#else
-  return std::exp(x);
-#endif
 }
 /// One lane of Vectorized<T>::tanh(): Sleef_tanhf*_u10 on x86 float, std::tanh otherwise.
 template <class T>
@@ -81,7 +62,7 @@ T gelu_lane(T x) { return x * T(0.5) * (T(1) + vec_erf(x * T(M_SQRT1_2))); }
 template <class T, T (*Tanh)(T)>
 T gelu_tanh_impl(T x) {
   const T x_cube = x * x * x;
-  const T inner = T(M_SQRT2 * M_2_SQRTPI * 0.5) * cfma(T(0.044715), x_cube, x);
+  const T inner = T(M_SQRT2 * M_2_SQRTPI * 0.5) * vec::fmadd_contracted(T(0.044715), x_cube, x);
   return T(0.5) * x * (T(1) + Tanh(inner));
 }
 template <class T>
@@ -102,8 +83,8 @@ T gelu_bw_scalar(T dy, T x) {
 template <class T>
 T gelu_bw_lane(T dy, T x) {
   const T cdf = T(0.5) * (T(1) + vec_erf(x * T(M_SQRT1_2)));
-  const T pdf = T(M_2_SQRTPI * M_SQRT1_2 * 0.5) * vec_exp(x * x * T(-0.5));
-  return dy * cfma(x, pdf, cdf);
+  const T pdf = T(M_2_SQRTPI * M_SQRT1_2 * 0.5) * vec::exp_lane(x * x * T(-0.5));
+  return dy * vec::fmadd_contracted(x, pdf, cdf);
 }
 
 // backward, approximate='tanh' (Activation.cpp), contractions as GCC makes them.
@@ -112,13 +93,13 @@ T gelu_tanh_bw_impl(T dy, T x) {
   const T kBeta = T(M_SQRT2 * M_2_SQRTPI * 0.5), kKappa = T(0.044715);
   const T x_sq = x * x;
   const T x_cube = x_sq * x;
-  const T inner = kBeta * cfma(kKappa, x_cube, x);
+  const T inner = kBeta * vec::fmadd_contracted(kKappa, x_cube, x);
   const T t = Tanh(inner);
   const T left = T(0.5) * x;
   const T right = T(1) + t;
   const T left_d = T(0.5) * right;
-  const T tanh_d = cfma(-t, t, T(1));
-  const T inner_d = kBeta * cfma(T(3) * kKappa, x_sq, T(1));
+  const T tanh_d = vec::fmadd_contracted(-t, t, T(1));
+  const T inner_d = kBeta * vec::fmadd_contracted(T(3) * kKappa, x_sq, T(1));
   // GCC fused 0.5 * right + right_d, which equals left_d + right_d (the product by 0.5 is exact).
   return dy * (left_d + left * tanh_d * inner_d);
 }

@@ -1,12 +1,13 @@
 // LayerNorm forward and backward, mirroring aten/src/ATen/native/cpu/layer_norm_kernel.cpp and
 // moments_utils.h (torch 2.14.1 wheel). REGISTER_DISPATCH: AVX-512 machines run the AVX2 build.
-// Where GCC contracted a*b+c in torch's AVX2 build (read from libtorch_cpu.so) we write cfma().
+// Where GCC contracted a*b+c in torch's AVX2 build (read from libtorch_cpu.so) we write fmadd_contracted().
 #include <cmath>
 #include <vector>
 
 #include "densecore/kernels/cpu/vec_reduce.h"
 #include "densecore/kernels/nn_stubs.h"
 #include "densecore/kernels/parallel.h"
+#include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -14,19 +15,13 @@ namespace {
 
 using vec::Vec;
 
-/// a*b+c as torch's build computes a contracted expression: one rounding with -mfma, two in DEFAULT.
+using vec::fmadd_contracted;
+
+/// fmadd_contracted on every lane: a scalar expression GCC vectorised inside torch's loop.
 template <class T>
-inline T cfma(T a, T b, T c) {
-#if defined(DC_VEC_X86)
-  return std::fma(a, b, c);
-#else
-  return a * b + c;
-#endif
-}
-template <class T>
-inline Vec<T> vcfma(const Vec<T>& a, const Vec<T>& b, const Vec<T>& c) {
+inline Vec<T> fmadd_contracted_lanes(const Vec<T>& a, const Vec<T>& b, const Vec<T>& c) {
   Vec<T> r;
-  for (int i = 0; i < Vec<T>::kSize; ++i) r.v[i] = cfma(a.v[i], b.v[i], c.v[i]);
+  for (int i = 0; i < Vec<T>::kSize; ++i) r.v[i] = fmadd_contracted(a.v[i], b.v[i], c.v[i]);
   return r;
 }
 
@@ -67,8 +62,8 @@ inline void add_moments(int64_t m0_add, T m1_add, T m2_add, int64_t& m0, T& m1, 
   const int64_t n = m0 + m0_add;
   const T c = n == 0 ? T(0) : T(m0_add) / T(n);
   const T delta = m1_add - m1;
-  m1 = cfma(c, delta, m1);
-  m2 = m2 + cfma(delta * delta * c, T(m0), m2_add);
+  m1 = fmadd_contracted(c, delta, m1);
+  m2 = m2 + fmadd_contracted(delta * delta * c, T(m0), m2_add);
   m0 = n;
 }
 
@@ -121,8 +116,8 @@ template <class T>
 void second_pass(const T* X, const T* gamma, const T* beta, T* Y, int64_t N, T rstd, T mean) {
   for (int64_t j = 0; j < N; ++j) {
     const T d = X[j] - mean;
-    if (gamma) Y[j] = cfma(d * rstd, gamma[j], beta ? beta[j] : T(0));
-    else Y[j] = cfma(d, rstd, beta ? beta[j] : T(0));
+    if (gamma) Y[j] = fmadd_contracted(d * rstd, gamma[j], beta ? beta[j] : T(0));
+    else Y[j] = fmadd_contracted(d, rstd, beta ? beta[j] : T(0));
   }
 }
 
@@ -166,7 +161,7 @@ T map_reduce(const Prod& prod, int64_t N) {
   for (; d < N - (N % V); d += V) acc = acc + mapped(d, V);
   if (N - d > 0) {
     auto [x, y] = prod(d, N - d);
-    acc = vec::set(acc, vcfma(x, y, acc), N - d);
+    acc = vec::set(acc, fmadd_contracted_lanes(x, y, acc), N - d);
   }
   return vec::vec_reduce_all<T>(red, acc);
 }
@@ -186,7 +181,8 @@ void backward_row(const T* dY, const T* X, T mean, T a, const T* gamma, int64_t 
   const BackwardRow<T> r{dY, X, gamma, N};
   if (dgamma_buf) {
     const T b = -a * mean;
-    for (int64_t j = 0; j < N; ++j) dgamma_buf[j] = cfma(dY[j], cfma(a, X[j], b), dgamma_buf[j]);
+    for (int64_t j = 0; j < N; ++j)
+      dgamma_buf[j] = fmadd_contracted(dY[j], fmadd_contracted(a, X[j], b), dgamma_buf[j]);
   }
   if (dbeta_buf)
     for (int64_t j = 0; j < N; ++j) dbeta_buf[j] = dbeta_buf[j] + dY[j];
@@ -201,11 +197,11 @@ void backward_row(const T* dY, const T* X, T mean, T a, const T* gamma, int64_t 
         [&](int64_t d, int64_t c) { return P{r.load(dY, d, c) * r.load(X, d, c), r.load(gamma, d, c)}; }, N);
     db = map_reduce<T>([&](int64_t d, int64_t c) { return P{r.load(dY, d, c), r.load(gamma, d, c)}; }, N);
   }
-  const T b = cfma(db, mean, -ds) * a * a * a * scale;
-  const T c = cfma(-b, mean, -(db * a * scale));
+  const T b = fmadd_contracted(db, mean, -ds) * a * a * a * scale;
+  const T c = fmadd_contracted(-b, mean, -(db * a * scale));
   for (int64_t j = 0; j < N; ++j) {
     const T ady = gamma ? a * dY[j] * gamma[j] : a * dY[j];
-    dX[j] = cfma(b, X[j], ady) + c;
+    dX[j] = fmadd_contracted(b, X[j], ady) + c;
   }
 }
 

@@ -6,6 +6,7 @@
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/loops.h"
 #include "densecore/kernels/math_stubs.h"
+#include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -13,17 +14,9 @@ namespace {
 
 using vec::Vec;
 
-/// a * b + c as torch's compiled kernel computes it: GCC contracts it into one FMA in the AVX2 /
-/// AVX-512 builds (checked against torch: lerp's and addcmul's scalar tails round once, like their
-/// vector bodies); the DEFAULT build has no FMA and rounds twice.
-template <class T>
-inline T contracted_fma(T a, T b, T c) {
-#if defined(DC_VEC_X86)
-  return std::fma(a, b, c);
-#else
-  return a * b + c;
-#endif
-}
+// Lerp's and addcmul's scalar tails round once in torch's AVX2/AVX-512 builds, like their vector
+// bodies (checked against torch): vec::fmadd_contracted.
+using vec::fmadd_contracted;
 
 // ---- lerp ----------------------------------------------------------------------------------------
 
@@ -33,8 +26,8 @@ inline T contracted_fma(T a, T b, T c) {
 template <class T>
 inline T lerp_scalar(T self, T end, T w) {
   const T diff = end - self;
-  if (std::abs(w) < T(0.5)) return contracted_fma(w, diff, self);
-  return contracted_fma(-diff, T(1) - w, end);
+  if (std::abs(w) < T(0.5)) return fmadd_contracted(w, diff, self);
+  return fmadd_contracted(-diff, T(1) - w, end);
 }
 
 /// LerpKernel.cpp lerp_vec: mask = |w| < 0.5; coeff = mask ? w : w - 1; base = mask ? start : end;
@@ -67,15 +60,15 @@ void lerp_scalar_kernel(TensorIter& iter, const Scalar& weight) {
 
 // ---- addcmul / addcdiv ---------------------------------------------------------------------------
 
-/// self + value * t1 * t2, i.e. fma(value * t1, t2, self) as compiled (see contracted_fma).
+/// self + value * t1 * t2, i.e. fma(value * t1, t2, self) as compiled (see fmadd_contracted).
 void addcmul_kernel(TensorIter& iter, const Scalar& value) {
   dispatch_dtype(iter.common_dtype(), [&]<class T>() {
     if constexpr (std::is_floating_point_v<T>) {
       const T v = scalar_to<T>(value);
-      auto op = [=](T s, T a, T b) -> T { return contracted_fma(v * a, b, s); };
+      auto op = [=](T s, T a, T b) -> T { return fmadd_contracted(v * a, b, s); };
       cpu_kernel_vec(iter, op, [=](Vec<T> s, Vec<T> a, Vec<T> b) {
         Vec<T> r;
-        for (int i = 0; i < Vec<T>::size(); ++i) r.v[i] = contracted_fma(v * a.v[i], b.v[i], s.v[i]);
+        for (int i = 0; i < Vec<T>::size(); ++i) r.v[i] = fmadd_contracted(v * a.v[i], b.v[i], s.v[i]);
         return r;
       });
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {

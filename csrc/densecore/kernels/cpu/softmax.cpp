@@ -11,9 +11,7 @@
 
 #include "densecore/kernels/cpu/vec_reduce.h"
 #include "densecore/kernels/reduce_stubs.h"
-#if defined(DC_VEC_X86)
-#include "densecore/kernels/cpu/sleef_port.h"
-#endif
+#include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -21,36 +19,9 @@ namespace {
 
 using vec::Vec;
 
-template <class T>
-inline T lane_exp(T x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) return sleef::expf_u10(x);
-  else return sleef::exp_u10(x);
-#else
-  return std::exp(x);
-#endif
-}
-template <class T>
-inline T lane_log(T x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) return sleef::logf_u10(x);
-  else return sleef::log_u10(x);
-#else
-  return std::log(x);
-#endif
-}
-template <class T>
-inline Vec<T> vexp(const Vec<T>& x) {
-  Vec<T> r;
-  for (int i = 0; i < Vec<T>::size(); ++i) r.v[i] = lane_exp(x.v[i]);
-  return r;
-}
-template <class T>
-inline Vec<T> vlog(const Vec<T>& x) {
-  Vec<T> r;
-  for (int i = 0; i < Vec<T>::size(); ++i) r.v[i] = lane_log(x.v[i]);
-  return r;
-}
+using vec::exp_lanes;
+using vec::log_lane;
+using vec::log_lanes;
 template <class T>
 inline Vec<T> vmax(const Vec<T>& a, const Vec<T>& b) {
   return vec::maximum(a, b);
@@ -89,7 +60,7 @@ void softmax_lastdim(const T* in_base, T* out_base, int64_t outer, int64_t dim) 
       const T* in = in_base + i * dim;
       T* out = out_base + i * dim;
       const T mx = vec::reduce_all<T>(vmax<T>, in, dim);
-      vec::map<T>([mx](const Vec<T>& x) { return vexp(x - Vec<T>(mx)); }, out, in, dim);
+      vec::map<T>([mx](const Vec<T>& x) { return exp_lanes(x - Vec<T>(mx)); }, out, in, dim);
       T sum = vec::reduce_all<T>(vadd<T>, out, dim);
       sum = T(1) / sum;
       // torch's build multiplies full vectors as (1/sum) * x, and the partial last one as x * (1/sum)
@@ -119,8 +90,8 @@ void log_softmax_lastdim(const T* in_base, T* out_base, int64_t outer, int64_t d
       const T* in = in_base + i * dim;
       T* out = out_base + i * dim;
       const T mx = vec::reduce_all<T>(vmax<T>, in, dim);
-      T s = vec::map_reduce_all<T>([mx](const Vec<T>& x) { return vexp(x - Vec<T>(mx)); }, vadd<T>, in, dim);
-      s = lane_log(s);
+      T s = vec::map_reduce_all<T>([mx](const Vec<T>& x) { return exp_lanes(x - Vec<T>(mx)); }, vadd<T>, in, dim);
+      s = log_lane(s);
       vec::map<T>([mx, s](const Vec<T>& x) { return (x - Vec<T>(mx)) - Vec<T>(s); }, out, in, dim);
     }
   });
@@ -143,7 +114,7 @@ void softmax_inner(const T* in_base, T* out_base, int64_t outer, int64_t dim, in
         for (int64_t d = 1; d < dim; ++d) mx = vec::maximum(mx, Vec<T>::loadu(in + d * inner));
         Vec<T> sum(T(0));
         for (int64_t d = 0; d < dim; ++d) {
-          const Vec<T> o = vexp(Vec<T>::loadu(in + d * inner) - mx);
+          const Vec<T> o = exp_lanes(Vec<T>::loadu(in + d * inner) - mx);
           o.store(out + d * inner);
           sum = vadd(sum, o);
         }
@@ -205,10 +176,10 @@ void log_softmax_inner(const T* in_base, T* out_base, int64_t outer, int64_t dim
         const T* in = in_base + row(d);
         int64_t j = 0;
         for (; j < vend; j += V)
-          vadd(Vec<T>::loadu(sumd + j), vexp(Vec<T>::loadu(in + j) - Vec<T>::loadu(mxd + j))).store(sumd + j);
+          vadd(Vec<T>::loadu(sumd + j), exp_lanes(Vec<T>::loadu(in + j) - Vec<T>::loadu(mxd + j))).store(sumd + j);
         for (; j < size; ++j) sumd[j] += std::exp(in[j] - mxd[j]);
       }
-      vec::map<T>([](const Vec<T>& x) { return vlog(x); }, sumd, sumd, size);
+      vec::map<T>([](const Vec<T>& x) { return log_lanes(x); }, sumd, sumd, size);
       for (int64_t d = 0; d < dim; ++d) {
         const T* in = in_base + row(d);
         T* out = out_base + row(d);
@@ -334,7 +305,7 @@ void softmax_lastdim_h(const H* in_base, H* out_base, int64_t outer, int64_t dim
       FVec sum(0.0f);
       int64_t d1 = 0;
       for (; d1 < dim - (dim % F); d1 += F) {
-        const FVec x = vexp(FVec::loadu(buf + d1) - FVec(max_val));
+        const FVec x = exp_lanes(FVec::loadu(buf + d1) - FVec(max_val));
         sum = sum + x;
         x.store(buf + d1);
       }
@@ -364,8 +335,8 @@ void log_softmax_lastdim_h(const H* in_base, H* out_base, int64_t outer, int64_t
       const H mx = vec::scalar_from_float<H>(map_reduce_all_h<H>([](const FVec& x) { return x; }, vmax<float>, in, dim));
       const float mxf = float(mx);
       H s = vec::scalar_from_float<H>(
-          map_reduce_all_h<H>([mxf](const FVec& x) { return vexp(x - FVec(mxf)); }, vadd<float>, in, dim));
-      map_h<H>([](const FVec& x) { return vlog(x); }, &s, &s, 1);
+          map_reduce_all_h<H>([mxf](const FVec& x) { return exp_lanes(x - FVec(mxf)); }, vadd<float>, in, dim));
+      map_h<H>([](const FVec& x) { return log_lanes(x); }, &s, &s, 1);
       const float sf = float(s);
       map_h<H>([mxf, sf](const FVec& x) { return (x - FVec(mxf)) - FVec(sf); }, out, in, dim);
     }
@@ -401,8 +372,8 @@ void softmax_inner_h(const H* in_base, H* out_base, int64_t outer, int64_t dim, 
         }
         FVec s0(0.0f), s1(0.0f);
         for (int64_t d = 0; d < dim; ++d) {
-          const FVec o0 = vexp(FVec::loadu(tin.get() + d * B) - m0);
-          const FVec o1 = vexp(FVec::loadu(tin.get() + d * B + F) - m1);
+          const FVec o0 = exp_lanes(FVec::loadu(tin.get() + d * B) - m0);
+          const FVec o1 = exp_lanes(FVec::loadu(tin.get() + d * B + F) - m1);
           o0.store(tout.get() + d * B);
           o1.store(tout.get() + d * B + F);
           s0 = s0 + o0;
@@ -480,12 +451,12 @@ void log_softmax_inner_h(const H* in_base, H* out_base, int64_t outer, int64_t d
         const float* ip = ibuf.get() + d * chunk;
         int64_t j = 0;
         for (; j < vend; j += B) {
-          (FVec::loadu(sumd + j) + vexp(FVec::loadu(ip + j) - FVec::loadu(mxd + j))).store(sumd + j);
-          (FVec::loadu(sumd + j + F) + vexp(FVec::loadu(ip + j + F) - FVec::loadu(mxd + j + F))).store(sumd + j + F);
+          (FVec::loadu(sumd + j) + exp_lanes(FVec::loadu(ip + j) - FVec::loadu(mxd + j))).store(sumd + j);
+          (FVec::loadu(sumd + j + F) + exp_lanes(FVec::loadu(ip + j + F) - FVec::loadu(mxd + j + F))).store(sumd + j + F);
         }
         for (; j < size; ++j) sumd[j] += std::exp(ip[j] - mxd[j]);
       }
-      vec::map<float>([](const FVec& x) { return vlog(x); }, sumd, sumd, size);
+      vec::map<float>([](const FVec& x) { return log_lanes(x); }, sumd, sumd, size);
       for (int64_t d = 0; d < dim; ++d) {
         const float* ip = ibuf.get() + d * chunk;
         H* out = out_base + row(d);

@@ -8,9 +8,7 @@
 #include "densecore/kernels/cpu/vec_reduce.h"
 #include "densecore/kernels/loss_stubs.h"
 #include "densecore/kernels/parallel.h"
-#if defined(DC_VEC_X86)
-#include "densecore/kernels/cpu/sleef_port.h"
-#endif
+#include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -33,27 +31,6 @@ constexpr bool kFma = true;
 constexpr bool kFma = false;
 #endif
 
-template <class T>
-inline T fmadd(T a, T b, T c) {  // a * b + c
-  if constexpr (kFma) return std::fma(a, b, c);
-  else return a * b + c;
-}
-template <class T>
-inline T fnmadd(T a, T b, T c) {  // c - a * b
-  if constexpr (kFma) return std::fma(-a, b, c);
-  else return c - a * b;
-}
-
-/// Vectorized<T>::exp(): SLEEF u10 on AVX2/AVX-512, std::exp per lane on DEFAULT.
-template <class T>
-inline T vec_exp_lane(T x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) return sleef::expf_u10(x);
-  else return sleef::exp_u10(x);
-#else
-  return std::exp(x);
-#endif
-}
 
 template <class T>
 inline Vec<T> vadd(const Vec<T>& a, const Vec<T>& b) {
@@ -102,7 +79,8 @@ void backward_lastdim(const T* grad, const T* out, T* gin, int64_t outer, int64_
         const T sum = vec::reduce_all<T>(vadd<T>, g, dim);
         map2_row<T>([sum](const Vec<T>& x, const Vec<T>& y) {
           Vec<T> r;
-          for (int l = 0; l < Vec<T>::size(); ++l) r.v[l] = fnmadd(vec_exp_lane(y.v[l]), sum, x.v[l]);
+          for (int l = 0; l < Vec<T>::size(); ++l)
+            r.v[l] = vec::fnmadd_contracted(vec::exp_lane(y.v[l]), sum, x.v[l]);
           return r;
         }, gi, g, o, dim);
       } else {
@@ -135,15 +113,20 @@ void backward_inner(const T* grad, const T* out, T* gin, int64_t outer, int64_t 
       for (int64_t d = 0; d < dim; ++d) {
         const T* g = grad + base + d * inner;
         const T* o = out + base + d * inner;
-        for (int64_t j = 0; j < size; ++j) sum[j] = log ? sum[j] + g[j] : fmadd(g[j], o[j], sum[j]);
+        for (int64_t j = 0; j < size; ++j)
+          sum[j] = log ? sum[j] + g[j] : vec::fmadd_contracted(g[j], o[j], sum[j]);
       }
       for (int64_t d = 0; d < dim; ++d) {
         const T* g = grad + base + d * inner;
         const T* o = out + base + d * inner;
         T* gi = gin + base + d * inner;
         for (int64_t j = 0; j < size; ++j) {
-          if (!log) gi[j] = o[j] * (g[j] - sum[j]);
-          else gi[j] = fnmadd(j < vend ? vec_exp_lane(o[j]) : std::exp(o[j]), sum[j], g[j]);
+          if (!log) {
+            gi[j] = o[j] * (g[j] - sum[j]);
+          } else {
+            const T e = j < vend ? vec::exp_lane(o[j]) : std::exp(o[j]);  // vector body, scalar tail
+            gi[j] = vec::fnmadd_contracted(e, sum[j], g[j]);
+          }
         }
       }
     }

@@ -10,9 +10,7 @@
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/loops.h"
 #include "densecore/kernels/math_stubs.h"
-#if defined(DC_VEC_X86)
-#include "densecore/kernels/cpu/sleef_port.h"
-#endif
+#include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -112,17 +110,6 @@ void cos_kernel(TensorIter& it) { vml_kernel(it, VmlOp::Cos, "cos"); }
 
 // ---- cpu_kernel_vec unary kernels ----------------------------------------------------------------
 
-/// Vectorized<T>::exp(): Sleef_expf8/16_u10 (expd4/8_u10) on AVX2/AVX-512, std::exp per lane on DEFAULT.
-template <class F>
-inline F vec_exp_lane(F x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<F, float>) return sleef::expf_u10(x);
-  else return sleef::exp_u10(x);
-#else
-  return std::exp(x);
-#endif
-}
-
 /// sigmoid: scalar 1 / (1 + std::exp(-a)) (glibc), vector (1 + exp(-a)).reciprocal() with SLEEF's exp.
 /// Half/BFloat16 compute in float (scalar: one rounding at the end; vector: convert_from_float).
 void sigmoid_kernel(TensorIter& iter) {
@@ -139,7 +126,7 @@ void sigmoid_kernel(TensorIter& iter) {
           [](Vec<T> a) {
             // A NaN lane comes out of neg, SLEEF's exp, + and / as -x (x86 passes the NaN operand on).
             // Returned directly: GCC folds 1 + (-x) into 1 - x, which would keep x's sign.
-            return a.map([](F x) { return std::isnan(x) ? -x : F(1) / (F(1) + vec_exp_lane(-x)); });
+            return a.map([](F x) { return std::isnan(x) ? -x : F(1) / (F(1) + vec::exp_lane(-x)); });
           });
     }
   });
@@ -212,11 +199,7 @@ void pow_tensor_scalar_kernel(TensorIter& iter, const Scalar& exp_s) {
 /// (vfnmadd) in torch's AVX2 build, vector body and scalar tail alike; DEFAULT rounds twice.
 template <class T>
 inline T one_minus_sq(T b) {
-#if defined(DC_VEC_X86)
-  return std::fma(-b, b, T(1));
-#else
-  return T(1) - b * b;
-#endif
+  return vec::fnmadd_contracted(b, b, T(1));
 }
 
 void tanh_backward_kernel(TensorIter& iter) {
