@@ -316,7 +316,9 @@ def _touch(torch, obj, budget=10_000):
 def worker(lib, seed, memory_mb, inject_crash, inject_hang):
     import resource
 
-    if memory_mb:
+    # AddressSanitizer reserves terabytes of address space for its shadow memory, so an address-space limit
+    # stops it from starting; under ASan, allocator_may_return_null=1 makes oversized requests fail instead.
+    if memory_mb and "libasan" not in os.environ.get("LD_PRELOAD", ""):
         limit = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     if lib == "torch":

@@ -22,11 +22,16 @@ def _fuzz(tmp_path, *args, timeout=600):
     return proc.returncode, json.loads(report.read_text())
 
 
-def test_twenty_thousand_mutated_checkpoints_load_or_raise_cleanly(tmp_path):
-    code, report = _fuzz(tmp_path, "--count", "20000", "--seed", "1", "--workers", "2")
+# 20,000 inputs (about 20 s); the sanitizer stage (scripts/sanitize.sh) runs 2,000, each load there being
+# several times slower.
+COUNT = int(os.environ.get("DENSECORE_FUZZ_COUNT", "20000"))
+
+
+def test_mutated_checkpoints_load_or_raise_cleanly(tmp_path):
+    code, report = _fuzz(tmp_path, "--count", str(COUNT), "--seed", "1", "--workers", "2")
     ours = report["densecore"]
     assert code == 0 and ours["findings"] == {}, ours
-    assert ours["inputs"] == 20000
+    assert ours["inputs"] == COUNT
     sys.path.insert(0, os.path.dirname(SCRIPT))
     try:
         import fuzz_load  # noqa: PLC0415 (the script's own list of torch's exception classes)
@@ -35,7 +40,7 @@ def test_twenty_thousand_mutated_checkpoints_load_or_raise_cleanly(tmp_path):
     outcomes = set(ours["outcomes"])
     assert outcomes - {"loaded"} <= fuzz_load.ALLOWED, outcomes
     # not a degenerate run: inputs get past the zip layer into the unpickler and the rebuild, and some load
-    assert ours["outcomes"].get("loaded", 0) > 200 and len(outcomes) >= 6, ours["outcomes"]
+    assert ours["outcomes"].get("loaded", 0) > COUNT // 100 and len(outcomes) >= 6, ours["outcomes"]
 
 
 def test_harness_reports_a_crash_and_a_hang(tmp_path):

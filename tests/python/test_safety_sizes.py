@@ -30,6 +30,10 @@ HUGE = {
 }
 
 LAYOUTS = {
+    # the last dim of an expanded 0-d tensor has no next dim to take its stride from (read past the end
+    # before; ASan found it): torch's strides are 0
+    "expand_0d_strides": "s = torch.tensor(5.); out = [list(s.expand(1).stride()), list(s.expand(1, 1).stride()), "
+                         "list(s.expand(3, 1).stride()), s.expand(2, 1)]",
     "as_strided_overflow": "out = torch.zeros(4).as_strided((2**62 + 1,), (4,))",
     "as_strided_out_of_bounds": "out = torch.zeros(4).as_strided((5,), (1,))",
     "as_strided_offset_out_of_bounds": "out = torch.zeros(4).as_strided((2,), (1,), 3)",

@@ -167,7 +167,9 @@ Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, const std:
     const int64_t offset = ndim - 1 - i;
     const int64_t dim = tensor_dim - 1 - offset;
     const int64_t size = dim >= 0 ? l.sizes[dim] : 1;
-    const int64_t stride = dim >= 0 ? l.strides[dim] : out.sizes[i + 1] * out.strides[i + 1];
+    // A new leading dim takes the next dim's size * stride; the last dim of an expanded 0-d tensor has no
+    // next dim (torch reads its zero-initialised inline DimVector there: stride 0, which we give explicitly).
+    const int64_t stride = dim >= 0 ? l.strides[dim] : i + 1 < ndim ? out.sizes[i + 1] * out.strides[i + 1] : 0;
     int64_t target = sizes[i];
     if (target == -1) {
       check(dim >= 0, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
