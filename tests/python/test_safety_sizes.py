@@ -55,6 +55,9 @@ LAYOUTS = {
     "index_result_too_big": "out = torch.ones(5)[torch.zeros(1, dtype=torch.long).expand(2**62)]",
     "zeros_like_expanded": "out = torch.zeros_like(torch.ones(1).expand(2**62))",
     "empty_like_expanded": "out = torch.empty_like(torch.ones(1).expand(2**62))",
+    # split sizes whose sum overflows int64 (found by UBSan in the bad-argument walk): refused with torch's
+    # message, the sum taken without undefined behaviour.
+    "split_sizes_overflow": "out = torch.ones(4).split([2**62, 2**62])",
 }
 
 INDICES = {
@@ -69,6 +72,7 @@ INDICES = {
 
 # The cases that raise, in torch and so in DenseCore (class; the message is compared too).
 RAISES = {'add_2_70': 'OverflowError',
+ 'split_sizes_overflow': 'RuntimeError',
  'arange_2_62': 'RuntimeError',
  'as_strided_negative_offset': 'RuntimeError',
  'as_strided_negative_stride': 'RuntimeError',

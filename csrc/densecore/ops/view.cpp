@@ -547,7 +547,11 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> s
   for (int64_t s : sizes)
     check(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got "
                   "split_sizes={}", shape_str(sizes));
-  check(std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) == size,
+  // Summed as torch's loop sums them, wrapping on overflow (unsigned here, so that it is defined): huge
+  // sizes that wrap around fail the same check with the same message.
+  uint64_t total = 0;
+  for (int64_t s : sizes) total += static_cast<uint64_t>(s);
+  check(static_cast<int64_t>(total) == size,
         "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension "
         "{}), but got split_sizes={}",
         size, dim, shape_str(sizes));
