@@ -7,9 +7,9 @@
 #include <nanobind/stl/vector.h>
 
 #include "densecore/autograd/function.h"
-#include "densecore/kernels/cpu_capability.h"
+#include "densecore/kernels/dispatch/cpu_capability.h"
 #include "densecore/ops/copy.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/iter/parallel.h"
 
 namespace {
 

@@ -54,7 +54,7 @@ def test_to_dtype_capabilities(env):
     oracle.assert_cases_equal(cases_for([17, 100]), setup=SETUP, env=env)
 
 
-# ---- float16 <-> float32 through Copy.cpp's fbgemm shortcut (kernels/copy_fbgemm.cpp) ----------------
+# ---- float16 <-> float32 through Copy.cpp's fbgemm shortcut (kernels/baseline/copy_fbgemm.cpp) ----------------
 # Bit patterns, not values: NaN payloads of both signs (fbgemm's reference tail maps every float16 NaN to
 # 0x7FFFFFFF, the vector blocks keep payloads), infinities, denormals of both types, rounding edges.
 FBGEMM_SETUP = r"""

@@ -9,7 +9,7 @@
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/flash_attention_stubs.h"
+#include "densecore/kernels/stubs/flash_attention_stubs.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/elementwise.h"

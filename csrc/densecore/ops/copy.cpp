@@ -1,12 +1,12 @@
 // copy_ / to / contiguous / clone over the TensorIter copy kernel (kernels/cpu/copy.cpp, which
 // mirrors ATen's CopyKernel.cpp). Front-end rules from aten/src/ATen/native/Copy.cpp, including its
-// float16 <-> float32 fbgemm shortcut (kernels/copy_fbgemm.cpp), taken before any TensorIterator.
+// float16 <-> float32 fbgemm shortcut (kernels/baseline/copy_fbgemm.cpp), taken before any TensorIterator.
 #include "densecore/ops/copy.h"
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/copy_fbgemm.h"
-#include "densecore/kernels/copy_kernel.h"
+#include "densecore/kernels/baseline/copy_fbgemm.h"
+#include "densecore/kernels/stubs/copy_kernel.h"
 
 namespace dc {
 

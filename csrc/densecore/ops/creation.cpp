@@ -8,9 +8,9 @@
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/checked_convert.h"
-#include "densecore/kernels/copy_kernel.h"
-#include "densecore/kernels/fill.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/stubs/copy_kernel.h"
+#include "densecore/kernels/stubs/fill.h"
+#include "densecore/kernels/iter/parallel.h"
 
 namespace dc {
 

@@ -8,10 +8,10 @@
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/copy_kernel.h"
+#include "densecore/kernels/stubs/copy_kernel.h"
 #include "densecore/ops/copy.h"
-#include "densecore/kernels/elementwise_stubs.h"
-#include "densecore/kernels/iter.h"
+#include "densecore/kernels/stubs/elementwise_stubs.h"
+#include "densecore/kernels/iter/iter.h"
 
 namespace dc {
 namespace {

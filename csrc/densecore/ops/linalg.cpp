@@ -8,8 +8,8 @@
 #include "densecore/autograd/function.h"
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/gemm_mkl.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/blas/gemm_mkl.h"
+#include "densecore/kernels/iter/parallel.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/view.h"
 

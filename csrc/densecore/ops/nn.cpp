@@ -1,5 +1,5 @@
 // Front ends of the nn ops (see nn.h): ATen's argument checks and messages, contiguous inputs,
-// the kernel stubs of kernels/nn_stubs.h, and the autograd records.
+// the kernel stubs of kernels/stubs/nn_stubs.h, and the autograd records.
 #include "densecore/ops/nn.h"
 
 #include <cstring>
@@ -7,10 +7,10 @@
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/iter.h"
-#include "densecore/kernels/nn_stubs.h"
-#include "densecore/kernels/onednn_gelu.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/iter/iter.h"
+#include "densecore/kernels/stubs/nn_stubs.h"
+#include "densecore/kernels/baseline/onednn_gelu.h"
+#include "densecore/kernels/iter/parallel.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/elementwise.h"

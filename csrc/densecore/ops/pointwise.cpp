@@ -1,15 +1,15 @@
 // Front ends of lerp / addcmul / addcdiv (Lerp.cpp, PointwiseOps.cpp: build_ternary_op-style
 // iterators) and linalg.vector_norm (LinearAlgebra.cpp linalg_vector_norm_out): checks, promotion,
-// output, then the stubs of kernels/math_stubs.h; autograd rows Lerp / Addcmul / Addcdiv.
+// output, then the stubs of kernels/stubs/math_stubs.h; autograd rows Lerp / Addcmul / Addcdiv.
 #include "densecore/ops/pointwise.h"
 
 #include <cmath>
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/copy_kernel.h"
-#include "densecore/kernels/math_stubs.h"
-#include "densecore/kernels/reduce_iter.h"
+#include "densecore/kernels/stubs/copy_kernel.h"
+#include "densecore/kernels/stubs/math_stubs.h"
+#include "densecore/kernels/iter/reduce_iter.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/elementwise.h"

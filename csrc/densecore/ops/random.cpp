@@ -10,7 +10,7 @@
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/distribution_stubs.h"
+#include "densecore/kernels/stubs/distribution_stubs.h"
 #include "densecore/ops/creation.h"
 
 namespace dc {

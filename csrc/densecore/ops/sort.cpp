@@ -5,7 +5,7 @@
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/sort_stubs.h"
+#include "densecore/kernels/stubs/sort_stubs.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/view.h"

@@ -4,9 +4,9 @@
 
 #include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
-#include "densecore/kernels/copy_kernel.h"
-#include "densecore/kernels/elementwise_stubs.h"
-#include "densecore/kernels/math_stubs.h"
+#include "densecore/kernels/stubs/copy_kernel.h"
+#include "densecore/kernels/stubs/elementwise_stubs.h"
+#include "densecore/kernels/stubs/math_stubs.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/elementwise.h"

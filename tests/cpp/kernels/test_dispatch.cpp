@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "densecore/kernels/probe.h"
+#include "densecore/kernels/dispatch/probe.h"
 
 TEST(Dispatch, RegisterDispatchRunsAvx2BuildOnAvx512) {
   const int cap = static_cast<int>(dc::cpu_capability());

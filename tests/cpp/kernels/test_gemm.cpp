@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "densecore/kernels/gemm_mkl.h"
+#include "densecore/kernels/blas/gemm_mkl.h"
 
 namespace {
 

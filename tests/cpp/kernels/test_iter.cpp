@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "densecore/kernels/iter.h"
+#include "densecore/kernels/iter/iter.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <limits>
 #include <vector>
 
-#include "densecore/kernels/cpu_capability.h"
-#include "densecore/kernels/reduce_iter.h"
+#include "densecore/kernels/dispatch/cpu_capability.h"
+#include "densecore/kernels/iter/reduce_iter.h"
 #include "densecore/ops/reduce.h"
 
 namespace {

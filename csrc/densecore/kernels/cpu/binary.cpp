@@ -5,10 +5,10 @@
 #include <limits>
 
 #include "densecore/core/checked_convert.h"
-#include "densecore/kernels/elementwise_stubs.h"
-#include "densecore/kernels/loops.h"
+#include "densecore/kernels/stubs/elementwise_stubs.h"
+#include "densecore/kernels/iter/loops.h"
 #if defined(DC_VEC_X86)
-#include "densecore/kernels/sleef_fmod.h"
+#include "densecore/kernels/cpu/sleef_fmod.h"
 #endif
 
 namespace dc {
@@ -234,7 +234,7 @@ void div_trunc_kernel(TensorIter& iter) {
 //  - scalar ops, and every lane of the DEFAULT build's Vectorized::fmod (a std::fmod per lane): GCC
 //    inlined std::fmod (-fno-math-errno) as the x87 `fprem` loop, so NaNs follow x87 rules (fmod_x87);
 //  - AVX2 build's Vectorized<float/double/Half/BFloat16>::fmod: SLEEF's vector fmod
-//    (kernels/sleef_fmod.h), 8 float or 4 double lanes at a time; Half/BFloat16 through float.
+//    (kernels/cpu/sleef_fmod.h), 8 float or 4 double lanes at a time; Half/BFloat16 through float.
 
 /// std::fmod as torch's kernels run it: the x87 `fprem` loop GCC inlines (objdump of the
 /// div_floor kernels, DEFAULT and AVX2). Exact for finite operands like glibc's fmod, but its NaNs

@@ -1,6 +1,6 @@
 // Reports which capability build of the kernel files ran: lets tests check that dispatch honours
 // ATEN_CPU_CAPABILITY and the REGISTER_DISPATCH / ALSO_REGISTER_AVX512_DISPATCH distinction.
-#include "densecore/kernels/probe.h"
+#include "densecore/kernels/dispatch/probe.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

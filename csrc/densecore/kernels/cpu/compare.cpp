@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "densecore/core/checked_convert.h"
-#include "densecore/kernels/elementwise_stubs.h"
-#include "densecore/kernels/loops.h"
+#include "densecore/kernels/stubs/elementwise_stubs.h"
+#include "densecore/kernels/iter/loops.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

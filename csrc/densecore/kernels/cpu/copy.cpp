@@ -6,11 +6,11 @@
 //  - other pairs with contiguous rows go through at::vec::convert: AVX2 specialises
 //    float64 -> bfloat16/float16 (blocks of 16 through float + vector converter, scalar tail).
 //  - everything else is c10::convert element by element.
-// float16 <-> float32 copies that fit Copy.cpp's fbgemm shortcut never get here (kernels/copy_fbgemm.cpp).
+// float16 <-> float32 copies that fit Copy.cpp's fbgemm shortcut never get here (kernels/baseline/copy_fbgemm.cpp).
 #include <cstring>
 
-#include "densecore/kernels/copy_kernel.h"
-#include "densecore/kernels/loops.h"
+#include "densecore/kernels/stubs/copy_kernel.h"
+#include "densecore/kernels/iter/loops.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

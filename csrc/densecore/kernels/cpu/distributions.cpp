@@ -8,7 +8,7 @@
 #include <numbers>
 
 #include "densecore/core/convert.h"
-#include "densecore/kernels/distribution_stubs.h"
+#include "densecore/kernels/stubs/distribution_stubs.h"
 #include "densecore/kernels/vec/lane_math.h"
 #if defined(DC_CPU_CAPABILITY_AVX2)
 #include "densecore/kernels/cpu/avx_mathfun.h"

@@ -5,8 +5,8 @@
 #include <type_traits>
 
 #include "densecore/core/checked_convert.h"
-#include "densecore/kernels/fill.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/stubs/fill.h"
+#include "densecore/kernels/iter/parallel.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {

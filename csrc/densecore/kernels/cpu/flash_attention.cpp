@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "densecore/kernels/cpu/vec_reduce.h"
-#include "densecore/kernels/flash_attention_stubs.h"
-#include "densecore/kernels/gemm_mkl.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/stubs/flash_attention_stubs.h"
+#include "densecore/kernels/blas/gemm_mkl.h"
+#include "densecore/kernels/iter/parallel.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {

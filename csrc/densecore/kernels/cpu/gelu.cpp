@@ -4,8 +4,8 @@
 // A&S polynomial around Sleef_expf*_u10, vec256_float.h / vec512_float.h), the scalar tail glibc erff.
 #include <cmath>
 
-#include "densecore/kernels/loops.h"
-#include "densecore/kernels/nn_stubs.h"
+#include "densecore/kernels/iter/loops.h"
+#include "densecore/kernels/stubs/nn_stubs.h"
 #include "densecore/kernels/vec/lane_math.h"
 #if defined(DC_VEC_X86)
 #include "densecore/kernels/cpu/sleef_tanh.h"

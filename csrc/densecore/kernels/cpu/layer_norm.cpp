@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "densecore/kernels/cpu/vec_reduce.h"
-#include "densecore/kernels/nn_stubs.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/stubs/nn_stubs.h"
+#include "densecore/kernels/iter/parallel.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {

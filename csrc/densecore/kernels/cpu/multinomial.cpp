@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "densecore/kernels/distribution_stubs.h"
-#include "densecore/kernels/topk.h"
+#include "densecore/kernels/stubs/distribution_stubs.h"
+#include "densecore/kernels/baseline/topk.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

@@ -13,7 +13,7 @@
 #include <omp.h>
 
 #include "densecore/kernels/cpu/vec_reduce.h"
-#include "densecore/kernels/reduce_stubs.h"
+#include "densecore/kernels/stubs/reduce_stubs.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

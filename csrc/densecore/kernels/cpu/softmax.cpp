@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "densecore/kernels/cpu/vec_reduce.h"
-#include "densecore/kernels/reduce_stubs.h"
+#include "densecore/kernels/stubs/reduce_stubs.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {

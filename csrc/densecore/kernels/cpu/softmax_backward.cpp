@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "densecore/kernels/cpu/vec_reduce.h"
-#include "densecore/kernels/loss_stubs.h"
-#include "densecore/kernels/parallel.h"
+#include "densecore/kernels/stubs/loss_stubs.h"
+#include "densecore/kernels/iter/parallel.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {

@@ -1,6 +1,6 @@
 // topk rows, mirroring aten/src/ATen/native/cpu/SortingKernel.cpp topk_kernel: each row copied into a
 // (key, index) queue (float keys for Half/BFloat16, the type itself otherwise) and selected by
-// topk_impl_loop's algorithm (kernels/topk.h). Rows are independent, split as for_each's grain
+// topk_impl_loop's algorithm (kernels/baseline/topk.h). Rows are independent, split as for_each's grain
 // GRAIN_SIZE / n does.
 #include <algorithm>
 #include <type_traits>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "densecore/core/error.h"
-#include "densecore/kernels/parallel.h"
-#include "densecore/kernels/sort_stubs.h"
-#include "densecore/kernels/topk.h"
+#include "densecore/kernels/iter/parallel.h"
+#include "densecore/kernels/stubs/sort_stubs.h"
+#include "densecore/kernels/baseline/topk.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

@@ -4,8 +4,8 @@
 // on x86, see kernels/vec/vec.h).
 #include <cmath>
 
-#include "densecore/kernels/elementwise_stubs.h"
-#include "densecore/kernels/loops.h"
+#include "densecore/kernels/stubs/elementwise_stubs.h"
+#include "densecore/kernels/iter/loops.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

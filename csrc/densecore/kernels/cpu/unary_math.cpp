@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "densecore/core/checked_convert.h"
-#include "densecore/kernels/loops.h"
-#include "densecore/kernels/math_stubs.h"
+#include "densecore/kernels/iter/loops.h"
+#include "densecore/kernels/stubs/math_stubs.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {

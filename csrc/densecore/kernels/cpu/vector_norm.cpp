@@ -6,8 +6,8 @@
 #include <limits>
 #include <vector>
 
-#include "densecore/kernels/loops.h"
-#include "densecore/kernels/math_stubs.h"
+#include "densecore/kernels/iter/loops.h"
+#include "densecore/kernels/stubs/math_stubs.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {

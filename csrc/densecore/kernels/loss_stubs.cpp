@@ -1,8 +1,0 @@
-// Definition of the softmax backward dispatch stub; kernels/cpu/softmax_backward.cpp fills it.
-#include "densecore/kernels/loss_stubs.h"
-
-namespace dc {
-
-DC_DEFINE_DISPATCH(SoftmaxBackwardFn, softmax_backward_stub);
-
-}  // namespace dc

@@ -1,8 +1,0 @@
-#include "densecore/kernels/probe.h"
-
-namespace dc {
-
-DC_DEFINE_DISPATCH(ProbeFn, probe_stub);
-DC_DEFINE_DISPATCH(ProbeFn, probe_avx512_stub);
-
-}  // namespace dc

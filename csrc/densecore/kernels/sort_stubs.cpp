@@ -1,6 +1,0 @@
-// Definition of the sorting dispatch stub declared in sort_stubs.h.
-#include "densecore/kernels/sort_stubs.h"
-
-namespace dc {
-DC_DEFINE_DISPATCH(TopkFn, topk_stub);
-}  // namespace dc

@@ -1,0 +1,19 @@
+// Dispatch stub of the softmax / log_softmax backward kernels (kernels/cpu/softmax_backward.cpp;
+// ALSO_REGISTER_AVX512_DISPATCH in torch's SoftMaxKernel.cpp, so the AVX-512 build runs on
+// AVX-512 machines) and the nll_loss frames (kernels/baseline/nll_loss.cpp, compiled once like LossNLL.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "densecore/core/dtype.h"
+#include "densecore/kernels/dispatch/dispatch.h"
+
+namespace dc {
+
+/// grad_input from contiguous grad and output viewed as [outer, dim, inner] (inner == 1: the
+/// last-dim kernels). `log`: log_softmax's backward.
+using SoftmaxBackwardFn = void (*)(DType t, const void* grad, const void* out, void* grad_in, int64_t outer,
+                                   int64_t dim, int64_t inner, bool log);
+DC_DECLARE_DISPATCH(SoftmaxBackwardFn, softmax_backward_stub);
+
+}  // namespace dc

@@ -1,0 +1,24 @@
+// Definitions of the dispatch stubs declared in kernels/stubs/math_stubs.h.
+#include "densecore/kernels/stubs/math_stubs.h"
+
+namespace dc {
+
+DC_DEFINE_DISPATCH(MathIterFn, sqrt_stub);
+DC_DEFINE_DISPATCH(MathIterFn, exp_stub);
+DC_DEFINE_DISPATCH(MathIterFn, log_stub);
+DC_DEFINE_DISPATCH(MathIterFn, tanh_stub);
+DC_DEFINE_DISPATCH(MathIterFn, erf_stub);
+DC_DEFINE_DISPATCH(MathIterFn, sin_stub);
+DC_DEFINE_DISPATCH(MathIterFn, cos_stub);
+DC_DEFINE_DISPATCH(MathIterFn, sigmoid_stub);
+DC_DEFINE_DISPATCH(MathIterFn, reciprocal_stub);
+DC_DEFINE_DISPATCH(MathIterFn, rsqrt_stub);
+DC_DEFINE_DISPATCH(MathIterScalarFn, pow_tensor_scalar_stub);
+DC_DEFINE_DISPATCH(MathIterFn, tanh_backward_stub);
+DC_DEFINE_DISPATCH(MathIterFn, sigmoid_backward_stub);
+DC_DEFINE_DISPATCH(MathIterScalarFn, lerp_scalar_stub);
+DC_DEFINE_DISPATCH(MathIterScalarFn, addcmul_stub);
+DC_DEFINE_DISPATCH(MathIterScalarFn, addcdiv_stub);
+DC_DEFINE_DISPATCH(NormFn, norm_stub);
+
+}  // namespace dc

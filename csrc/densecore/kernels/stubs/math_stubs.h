@@ -1,0 +1,41 @@
+// Dispatch stubs of the unary math kernels (kernels/cpu/unary_math.cpp), the optimizer pointwise
+// kernels (kernels/cpu/pointwise.cpp) and the vector norm (kernels/cpu/vector_norm.cpp). Each is
+// registered with the macro torch's kernel file uses (see the registration lines in each file).
+#pragma once
+
+#include "densecore/core/scalar.h"
+#include "densecore/kernels/dispatch/dispatch.h"
+#include "densecore/kernels/iter/iter.h"
+#include "densecore/kernels/iter/reduce_iter.h"
+
+namespace dc {
+
+using MathIterFn = void (*)(TensorIter& iter);
+using MathIterScalarFn = void (*)(TensorIter& iter, const Scalar& s);
+
+// UnaryOpsKernel.cpp: MKL VML (float/double) through the 8 KiB-buffer iterator lambda.
+DC_DECLARE_DISPATCH(MathIterFn, sqrt_stub);
+DC_DECLARE_DISPATCH(MathIterFn, exp_stub);
+DC_DECLARE_DISPATCH(MathIterFn, log_stub);
+DC_DECLARE_DISPATCH(MathIterFn, tanh_stub);
+DC_DECLARE_DISPATCH(MathIterFn, erf_stub);
+DC_DECLARE_DISPATCH(MathIterFn, sin_stub);
+DC_DECLARE_DISPATCH(MathIterFn, cos_stub);
+// UnaryOpsKernel.cpp cpu_kernel_vec kernels.
+DC_DECLARE_DISPATCH(MathIterFn, sigmoid_stub);
+DC_DECLARE_DISPATCH(MathIterFn, reciprocal_stub);
+DC_DECLARE_DISPATCH(MathIterFn, rsqrt_stub);
+// PowKernel.cpp: pow(tensor, scalar exponent) for the special exponents.
+DC_DECLARE_DISPATCH(MathIterScalarFn, pow_tensor_scalar_stub);
+// BinaryOpsKernel.cpp: tanh_backward(grad, out), sigmoid_backward(grad, out).
+DC_DECLARE_DISPATCH(MathIterFn, tanh_backward_stub);
+DC_DECLARE_DISPATCH(MathIterFn, sigmoid_backward_stub);
+// LerpKernel.cpp / PointwiseOpsKernel.cpp.
+DC_DECLARE_DISPATCH(MathIterScalarFn, lerp_scalar_stub);  // (out, self, end), weight
+DC_DECLARE_DISPATCH(MathIterScalarFn, addcmul_stub);      // (out, self, t1, t2), value
+DC_DECLARE_DISPATCH(MathIterScalarFn, addcdiv_stub);      // (out, self, t1, t2), value
+// ReduceOpsKernel.cpp norm_kernel_tensor_iterator_impl: (out, in), p.
+using NormFn = void (*)(ReduceIter& iter, double p);
+DC_DECLARE_DISPATCH(NormFn, norm_stub);
+
+}  // namespace dc
