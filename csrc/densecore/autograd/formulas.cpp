@@ -1,4 +1,4 @@
-// THE derivative table: one row per differentiable op (autograd/op_list.h), each a short lambda
+// THE derivative table: one formula per differentiable op (autograd/op_list.h), each a short function
 // over public ops, written as torch's tools/autograd/derivatives.yaml states it (and in the same
 // operation order, so the rounding is the same). Rows return gradients in the output's (broadcast)
 // shape; the engine sums them back to each input's shape and dtype. Longer formulas call named
@@ -26,20 +26,26 @@
 namespace dc {
 namespace {
 
+/// What a formula sees: the gradients of the node's outputs (g is the first), the op's saved state
+/// (s, autograd/saved_state.h), its saved tensors unpacked with get(), and which inputs want a gradient.
+template <Op op>
 struct Ctx {
-  const FormulaNode& node;
+  const OpNode<op>& node;
   std::vector<Tensor>& grads;
   const Tensor& g;
-  Tensor saved(size_t i) const { return node.saved.at(i).unpack(node); }
-  Tensor a() const { return saved(0); }
-  Tensor b() const { return saved(1); }
-  const OpParams& p() const { return node.params; }
+  const Saved<op>& s;
+  Tensor get(const SavedVariable& v) const { return v.unpack(node); }
+  std::vector<Tensor> get(const std::vector<SavedVariable>& vs) const {
+    std::vector<Tensor> out;
+    out.reserve(vs.size());
+    for (const SavedVariable& v : vs) out.push_back(v.unpack(node));
+    return out;
+  }
   bool need(size_t i) const { return i < node.next_edges.size() && node.next_edges[i].valid(); }
   size_t inputs() const { return node.next_edges.size(); }
 };
 
 using Grads = std::vector<Tensor>;
-using Formula = Grads (*)(const Ctx&);
 
 const Scalar kOne = Scalar::from_int(1);
 
@@ -67,203 +73,225 @@ const Tensor& first_defined(const std::vector<Tensor>& grads) {
   return grads.at(0);
 }
 
+// An op's derivative: one specialisation per row of op_list.h. The primary template is deleted, so a row
+// without its formula fails to compile where its node is instantiated below (the build's check, not a
+// start-up or backward-time one).
+template <Op op>
+Grads formula(const Ctx<op>& c) = delete;
+
 // clang-format off
-const std::array<Formula, kOpCount> kFormulas = [] {
-  std::array<Formula, kOpCount> t{};
-  t[int(Op::Add)] = [](const Ctx& c) -> Grads {
-    return {c.g, c.need(1) ? maybe_multiply(c.g, c.p().alpha) : Tensor()}; };
-  t[int(Op::Sub)] = [](const Ctx& c) -> Grads {
-    return {c.g, c.need(1) ? maybe_multiply(neg(c.g), c.p().alpha) : Tensor()}; };
-  t[int(Op::Mul)] = [](const Ctx& c) -> Grads {
-    return {c.need(0) ? mul(c.g, c.b()) : Tensor(), c.need(1) ? mul(c.g, c.a()) : Tensor()}; };
-  t[int(Op::Div)] = [](const Ctx& c) -> Grads {  // other: -grad * ((self / other) / other)
-    return {c.need(0) ? div(c.g, c.b()) : Tensor(),
-            c.need(1) ? mul(neg(c.g), div(div(c.a(), c.b()), c.b())) : Tensor()}; };
-  t[int(Op::Neg)] = [](const Ctx& c) -> Grads { return {neg(c.g)}; };
-  // ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
-  t[int(Op::Sqrt)] = [](const Ctx& c) -> Grads { return {div(c.g, mul(c.a(), W(Scalar::from_int(2))))}; };
-  t[int(Op::Rsqrt)] = [](const Ctx& c) -> Grads {  // -0.5 * grad * result.pow(3)
-    return {mul(mul(c.g, W(Scalar::from_double(-0.5))), pow(c.a(), Scalar::from_int(3)))}; };
-  t[int(Op::Exp)] = [](const Ctx& c) -> Grads { return {mul(c.g, c.a())}; };
-  t[int(Op::Log)] = [](const Ctx& c) -> Grads { return {div(c.g, c.a())}; };
-  t[int(Op::Tanh)] = [](const Ctx& c) -> Grads { return {tanh_backward(c.g, c.a())}; };
-  t[int(Op::Erf)] = [](const Ctx& c) -> Grads {  // 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad
-    const Tensor e = exp(neg(pow(c.a(), Scalar::from_int(2))));
-    return {mul(mul(e, W(Scalar::from_double(2.0 / std::sqrt(M_PI)))), c.g)}; };
-  t[int(Op::Sin)] = [](const Ctx& c) -> Grads { return {mul(c.g, cos(c.a()))}; };
-  t[int(Op::Cos)] = [](const Ctx& c) -> Grads { return {mul(c.g, neg(sin(c.a())))}; };
-  t[int(Op::Sigmoid)] = [](const Ctx& c) -> Grads { return {sigmoid_backward(c.g, c.a())}; };
-  t[int(Op::Reciprocal)] = [](const Ctx& c) -> Grads { return {mul(neg(c.g), mul(c.a(), c.a()))}; };
-  t[int(Op::Pow)] = [](const Ctx& c) -> Grads { return {pow_backward(c.g, c.a(), c.p().alpha)}; };
-  t[int(Op::Relu)] = [](const Ctx& c) -> Grads {  // threshold_backward(grad, result, 0)
-    return {where(compare(CompareOp::Le, c.a(), W(Scalar::from_int(0))), W(Scalar::from_int(0)), c.g)}; };
-  t[int(Op::Lerp)] = [](const Ctx& c) -> Grads {  // grad * (1 - weight), grad * weight
-    return {c.need(0) ? mul(c.g, W(Scalar::from_double(1 - c.p().alpha.to_double()))) : Tensor(),
-            c.need(1) ? mul(c.g, W(c.p().alpha)) : Tensor()}; };
-  t[int(Op::Addcmul)] = [](const Ctx& c) -> Grads {  // grad * (t2 * value), grad * (t1 * value)
-    return {c.g, c.need(1) ? mul(c.g, mul(c.b(), W(c.p().alpha))) : Tensor(),
-            c.need(2) ? mul(c.g, mul(c.a(), W(c.p().alpha))) : Tensor()}; };
-  t[int(Op::Addcdiv)] = [](const Ctx& c) -> Grads {  // value / t2 is full_like(t2, value).div_(t2) (TensorOperators.h)
-    return {c.g, c.need(1) ? mul(c.g, div(full_like(c.b(), c.p().alpha), c.b())) : Tensor(),
-            c.need(2) ? mul(neg(c.g), div(mul(c.a(), W(c.p().alpha)), mul(c.b(), c.b()))) : Tensor()}; };
-  t[int(Op::ScaledDotProductFlashAttentionForCpu)] = [](const Ctx& c) -> Grads {  // the flash backward kernel
-    const std::optional<double> scale = c.p().dims[1] ? std::optional<double>(c.p().alpha.to_double()) : std::nullopt;
-    auto [gq, gk, gv] = scaled_dot_product_flash_attention_for_cpu_backward(c.g, c.saved(0), c.saved(1), c.saved(2),
-        c.saved(3), c.saved(4), c.p().beta.to_double(), c.p().dims[0] != 0, c.saved(5), scale);
-    return {gq, gk, gv}; };
-  t[int(Op::Embedding)] = [](const Ctx& c) -> Grads {  // embedding_backward(grad, indices, num_weights, ...)
-    return {embedding_dense_backward(c.g, c.saved(0), c.p().dims[0], c.p().dims[1], c.p().keepdim)}; };
-  t[int(Op::NativeLayerNorm)] = [](const Ctx& c) -> Grads {  // native_layer_norm_backward(grad, ..., mask)
-    if (!c.g.defined()) return {Tensor(), Tensor(), Tensor()};
-    auto [dx, dw, db] = native_layer_norm_backward(c.g, c.saved(0), c.p().dims, c.saved(3), c.saved(4),
-        c.saved(1), c.saved(2), {c.need(0), c.need(1), c.need(2)});
-    return {dx, dw, db}; };
-  t[int(Op::Gelu)] = [](const Ctx& c) -> Grads {  // gelu_backward(grad, self, approximate)
-    return {gelu_backward(c.g, c.a(), c.p().keepdim ? "tanh" : "none")}; };
-  t[int(Op::Sum)] = [](const Ctx& c) -> Grads {  // SumBackward0/1: sum_backward(grad, sizes, dim, keepdim)
-    return {sum_backward(c.g, c.p().sizes.at(0), c.p().dims, c.p().keepdim)}; };
-  t[int(Op::Mean)] = [](const Ctx& c) -> Grads {  // MeanBackward0/1: mean_backward(grad, sizes, dim, numel, keepdim)
-    return {mean_backward(c.g, c.p().sizes.at(0), c.p().dims, c.p().keepdim)}; };
-  t[int(Op::Softmax)] = [](const Ctx& c) -> Grads {  // _softmax_backward_data(grad, result, dim, self.scalar_type())
-    return {softmax_backward_data(c.g, c.a(), c.p().dim, c.a().dtype())}; };
-  t[int(Op::LogSoftmax)] = [](const Ctx& c) -> Grads {  // _log_softmax_backward_data(grad, result, dim, ...)
-    return {log_softmax_backward_data(c.g, c.a(), c.p().dim, c.a().dtype())}; };
-  t[int(Op::NllLoss)] = [](const Ctx& c) -> Grads {  // nll_loss_backward(grad, self, target, weight, ..., total_weight)
-    return {nll_loss_backward(c.g, c.a(), c.b(), c.saved(2), c.p().dims.at(0), c.p().dims.at(1), c.saved(3))}; };
-  t[int(Op::MseLoss)] = [](const Ctx& c) -> Grads {  // mse_loss_backward(grad, self, target) / (grad, target, self)
-    return {c.need(0) ? mse_loss_backward(c.g, c.a(), c.b(), c.p().dims.at(0)) : Tensor(),
-            c.need(1) ? mse_loss_backward(c.g, c.b(), c.a(), c.p().dims.at(0)) : Tensor()}; };
-  // ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
-  // copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
-  t[int(Op::View)] = [](const Ctx& c) -> Grads { return {reshape(c.g, c.p().sizes.at(0))}; };  // grad.reshape(self.sizes())
-  t[int(Op::UnsafeView)] = [](const Ctx& c) -> Grads { return {reshape(c.g, c.p().sizes.at(0))}; };
-  t[int(Op::Alias)] = [](const Ctx& c) -> Grads { return {c.g}; };
-  t[int(Op::Transpose)] = [](const Ctx& c) -> Grads { return {transpose(c.g, c.p().dims[0], c.p().dims[1])}; };
-  t[int(Op::T)] = [](const Ctx& c) -> Grads { return {t_(c.g)}; };
-  t[int(Op::Permute)] = [](const Ctx& c) -> Grads {  // permute_backwards: the inverse permutation
-    std::vector<int64_t> inv(c.p().dims.size());
-    for (size_t i = 0; i < inv.size(); ++i) inv[c.p().dims[i]] = int64_t(i);
-    return {permute(c.g, inv)}; };
-  t[int(Op::Expand)] = [](const Ctx& c) -> Grads { return {sum_to_size(c.g, c.p().sizes.at(0))}; };  // at::sum_to
-  t[int(Op::Squeeze)] = [](const Ctx& c) -> Grads { return {unsqueeze_to(c.g, c.p().sizes.at(0), std::nullopt)}; };
-  t[int(Op::SqueezeDim)] = [](const Ctx& c) -> Grads {
-    return {unsqueeze_to(c.g, c.p().sizes.at(0), std::span<const int64_t>(&c.p().dim, 1))}; };
-  t[int(Op::SqueezeDims)] = [](const Ctx& c) -> Grads {
-    return {unsqueeze_to(c.g, c.p().sizes.at(0), std::span<const int64_t>(c.p().dims))}; };
-  t[int(Op::Unsqueeze)] = [](const Ctx& c) -> Grads { return {squeeze_dim(c.g, c.p().dim)}; };
-  t[int(Op::Slice)] = [](const Ctx& c) -> Grads {
-    return {slice_backward(c.g, c.p().sizes.at(0), c.p().dim, c.p().dims[0], c.p().dims[1], c.p().dims[2])}; };
-  t[int(Op::AsStrided)] = [](const Ctx& c) -> Grads {  // as_strided_backward(grad, self geometry, size, stride, offset)
-    return {as_strided_backward(c.g, c.p().sizes[0], c.p().strides[0], c.p().dims[0], c.p().sizes[1],
-                                c.p().strides[1], c.p().dims[1])}; };
-  t[int(Op::Select)] = [](const Ctx& c) -> Grads {
-    return {select_backward(c.g, c.p().sizes.at(0), c.p().dim, c.p().dims[0])}; };
-  t[int(Op::Split)] = [](const Ctx& c) -> Grads {  // split_backward -> split_with_sizes_backward
-    return {split_backward(c.grads, c.p().dims, c.p().dim, c.p().sizes.at(0), first_defined(c.grads).dtype())}; };
-  t[int(Op::SplitWithSizes)] = [](const Ctx& c) -> Grads {
-    return {split_backward(c.grads, c.p().dims, c.p().dim, c.p().sizes.at(0), first_defined(c.grads).dtype())}; };
-  t[int(Op::Unbind)] = [](const Ctx& c) -> Grads {
-    return {unbind_backward(c.grads, c.p().dim, c.p().sizes.at(0), first_defined(c.grads).dtype())}; };
-  t[int(Op::Index)] = [](const Ctx& c) -> Grads {  // index_backward: zeros.index_put_(indices, grad, True)
-    std::vector<Tensor> indices;
-    for (size_t i = 0; i < c.node.saved.size(); ++i) indices.push_back(c.saved(i));
-    return {index_backward(c.g, c.p().sizes.at(0), c.g.dtype(), indices)}; };
-  t[int(Op::IndexSelect)] = [](const Ctx& c) -> Grads {
-    return {index_select_backward(c.g, c.p().sizes.at(0), c.p().dim, c.a())}; };
-  t[int(Op::MaskedFill)] = [](const Ctx& c) -> Grads { return {masked_fill(c.g, c.a(), Scalar::from_int(0))}; };
-  t[int(Op::MaskedFillTensor)] = [](const Ctx& c) -> Grads {
-    return {c.need(0) ? masked_fill(c.g, c.a(), Scalar::from_int(0)) : Tensor(),
-            c.need(1) ? masked_fill_value_backward(c.g, c.a()) : Tensor()}; };
-  t[int(Op::Gather)] = [](const Ctx& c) -> Grads { return {gather_backward(c.g, c.p().sizes.at(0), c.p().dim, c.a())}; };
-  t[int(Op::Cat)] = [](const Ctx& c) -> Grads { return cat_backward(c.g, c.p().sizes, c.p().dim); };
-  t[int(Op::Stack)] = [](const Ctx& c) -> Grads { return stack_backward(c.g, c.p().dim); };
-  t[int(Op::Mm)] = [](const Ctx& c) -> Grads {
-    return {c.need(0) ? mm_mat1_backward(c.g, c.b(), c.p().sizes[0], c.p().strides[0], kOne) : Tensor(),
-            c.need(1) ? mm_mat2_backward(c.g, c.a(), c.p().sizes[1], c.p().strides[1], kOne) : Tensor()}; };
-  t[int(Op::Addmm)] = [](const Ctx& c) -> Grads {  // self: maybe_multiply(grad, beta); saved: mat1, mat2
-    return {c.need(0) ? maybe_multiply(c.g, c.p().beta) : Tensor(),
-            c.need(1) ? mm_mat1_backward(c.g, c.b(), c.p().sizes[0], c.p().strides[0], c.p().alpha) : Tensor(),
-            c.need(2) ? mm_mat2_backward(c.g, c.a(), c.p().sizes[1], c.p().strides[1], c.p().alpha) : Tensor()}; };
-  t[int(Op::Bmm)] = [](const Ctx& c) -> Grads {  // grad.bmm(mat2.transpose(1, 2)), self.transpose(1, 2).bmm(grad)
-    return {c.need(0) ? bmm(c.g, transpose(c.b(), 1, 2)) : Tensor(),
-            c.need(1) ? bmm(transpose(c.a(), 1, 2), c.g) : Tensor()}; };
-  t[int(Op::Mv)] = [](const Ctx& c) -> Grads {  // grad.ger(vec) = grad.reshape({n, 1}) * vec; self.t().mv(grad)
-    return {c.need(0) ? mul(reshape(c.g, Shape{c.g.size(0), 1}), c.b()) : Tensor(),
-            c.need(1) ? mv(t_(c.a()), c.g) : Tensor()}; };
-  t[int(Op::Dot)] = [](const Ctx& c) -> Grads {  // grad * tensor, grad * self
-    return {c.need(0) ? mul(c.g, c.b()) : Tensor(), c.need(1) ? mul(c.g, c.a()) : Tensor()}; };
-  t[int(Op::Clone)] = [](const Ctx& c) -> Grads { return {c.g}; };
-  t[int(Op::ToCopy)] = [](const Ctx& c) -> Grads { return {c.g}; };  // the engine casts to the input's dtype
-  t[int(Op::Where)] = [](const Ctx& c) -> Grads {  // where(cond, grad, 0), where(cond, 0, grad)
-    return {c.need(0) ? where(c.a(), c.g, W(Scalar::from_int(0))) : Tensor(),
-            c.need(1) ? where(c.a(), W(Scalar::from_int(0)), c.g) : Tensor()}; };
-  t[int(Op::ClampScalar)] = [](const Ctx& c) -> Grads {
-    const auto lo = c.p().dims[0] ? std::optional<Scalar>(c.p().alpha) : std::nullopt;
-    const auto hi = c.p().dims[1] ? std::optional<Scalar>(c.p().beta) : std::nullopt;
-    return {clamp_backward(c.g, c.a(), lo, hi)}; };
-  t[int(Op::Maximum)] = [](const Ctx& c) -> Grads {
-    return {c.need(0) ? max_min_backward(c.g, c.a(), c.b(), true, true) : Tensor(),
-            c.need(1) ? max_min_backward(c.g, c.a(), c.b(), false, true) : Tensor()}; };
-  t[int(Op::Minimum)] = [](const Ctx& c) -> Grads {
-    return {c.need(0) ? max_min_backward(c.g, c.a(), c.b(), true, false) : Tensor(),
-            c.need(1) ? max_min_backward(c.g, c.a(), c.b(), false, false) : Tensor()}; };
-  t[int(Op::Abs)] = [](const Ctx& c) -> Grads { return {abs_backward(c.g, c.a())}; };
-  t[int(Op::Amax)] = [](const Ctx& c) -> Grads {  // scale_grad_by_count(restore_reduced_dims(grad, ...), ... == self, dim)
-    return {amax_backward(c.g, c.a(), c.b(), c.p().dims, c.p().keepdim)}; };
-  t[int(Op::Amin)] = t[int(Op::Amax)];
-  t[int(Op::Topk)] = [](const Ctx& c) -> Grads {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
-    return {value_selecting_reduction_backward(c.g, c.p().dim, c.a(), c.p().sizes.at(0))};
-  };
-  // ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----
-  t[int(Op::Tril)] = [](const Ctx& c) -> Grads { return {tril(c.g, c.p().dim)}; };  // grad.tril(diagonal)
-  t[int(Op::Triu)] = [](const Ctx& c) -> Grads { return {triu(c.g, c.p().dim)}; };
-  t[int(Op::MaxAll)] = [](const Ctx& c) -> Grads {  // evenly_distribute_backward(grad, self, result)
-    return {evenly_distribute_backward(c.g, c.a(), c.b())}; };
-  t[int(Op::MinAll)] = t[int(Op::MaxAll)];
-  t[int(Op::MaxDim)] = [](const Ctx& c) -> Grads {  // value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim)
-    return {value_selecting_reduction_backward(c.g, c.p().dim, c.a(), c.p().sizes.at(0), c.p().keepdim)}; };
-  t[int(Op::MinDim)] = t[int(Op::MaxDim)];
-  t[int(Op::LinalgVectorNorm)] = [](const Ctx& c) -> Grads {  // linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
-    return {linalg_vector_norm_backward(c.g, c.a(), c.p().ord, c.b(), c.p().dims, c.p().keepdim)}; };
-  t[int(Op::DivRounding)] = [](const Ctx& c) -> Grads {  // a rounded quotient has zero gradient
-    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; };
-  t[int(Op::Copy)] = [](const Ctx& c) -> Grads {  // CopyBackwards: self zeros, src grad.to(src dtype)
-    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? to_dtype_copy(c.g, c.p().src_dtype) : Tensor()}; };
-  t[int(Op::Fill)] = [](const Ctx& c) -> Grads {  // FillBackward2: zeros; FillBackward3: also value: grad.sum()
-    if (c.inputs() == 1) return {zeros_like(c.g)};
-    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? sum(c.g) : Tensor()}; };
-  // In-place random fills: self's old value does not reach the result.
-  t[int(Op::Zero)] = [](const Ctx& c) -> Grads { return {zeros_like(c.g)}; };
-  t[int(Op::Normal)] = t[int(Op::Zero)];
-  t[int(Op::Uniform)] = t[int(Op::Zero)];
-  t[int(Op::Exponential)] = t[int(Op::Zero)];
-  t[int(Op::Random)] = t[int(Op::Zero)];
-  t[int(Op::Bernoulli)] = [](const Ctx& c) -> Grads {  // self: zeros_like(grad); p (bernoulli_.Tensor): zeros
-    if (c.inputs() == 1) return {zeros_like(c.g)};
-    return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; };
-  t[int(Op::IndexPut)] = [](const Ctx& c) -> Grads {  // self: see helper; values: grad.index(indices)
-    std::vector<Tensor> indices;
-    for (size_t i = 0; i < c.node.saved.size(); ++i) indices.push_back(c.saved(i));
-    return {c.need(0) ? index_put_self_backward(c.g, indices, c.p().sizes.at(0), c.p().accumulate) : Tensor(),
-            c.need(1) ? index(c.g, indices) : Tensor()}; };
-  t[int(Op::Scatter)] = [](const Ctx& c) -> Grads {  // self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
-    return {c.need(0) ? scatter_self_backward(c.g, c.p().dim, c.a()) : Tensor(),
-            c.need(1) ? gather(c.g, c.p().dim, c.a()) : Tensor()}; };
-  t[int(Op::ScatterAdd)] = [](const Ctx& c) -> Grads {  // self: grad; src: grad.gather(dim, index)
-    return {c.g, c.need(1) ? gather(c.g, c.p().dim, c.a()) : Tensor()}; };
-  t[int(Op::NotImplemented)] = [](const Ctx& c) -> Grads {
-    throw Error(format("derivative for aten::{} is not implemented", c.p().not_implemented_op)); };
-  return t;
-}();
+template <> Grads formula<Op::Add>(const Ctx<Op::Add>& c) {
+  return {c.g, c.need(1) ? maybe_multiply(c.g, c.s.alpha) : Tensor()}; }
+template <> Grads formula<Op::Sub>(const Ctx<Op::Sub>& c) {
+  return {c.g, c.need(1) ? maybe_multiply(neg(c.g), c.s.alpha) : Tensor()}; }
+template <> Grads formula<Op::Mul>(const Ctx<Op::Mul>& c) {
+  return {c.need(0) ? mul(c.g, c.get(c.s.other)) : Tensor(), c.need(1) ? mul(c.g, c.get(c.s.self)) : Tensor()}; }
+template <> Grads formula<Op::Div>(const Ctx<Op::Div>& c) {  // other: -grad * ((self / other) / other)
+  const Tensor other = c.get(c.s.other);
+  return {c.need(0) ? div(c.g, other) : Tensor(),
+          c.need(1) ? mul(neg(c.g), div(div(c.get(c.s.self), other), other)) : Tensor()}; }
+template <> Grads formula<Op::Neg>(const Ctx<Op::Neg>& c) { return {neg(c.g)}; }
+// ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
+template <> Grads formula<Op::Sqrt>(const Ctx<Op::Sqrt>& c) {  // grad / (2 * result)
+  return {div(c.g, mul(c.get(c.s.result), W(Scalar::from_int(2))))}; }
+template <> Grads formula<Op::Rsqrt>(const Ctx<Op::Rsqrt>& c) {  // -0.5 * grad * result.pow(3)
+  return {mul(mul(c.g, W(Scalar::from_double(-0.5))), pow(c.get(c.s.result), Scalar::from_int(3)))}; }
+template <> Grads formula<Op::Exp>(const Ctx<Op::Exp>& c) { return {mul(c.g, c.get(c.s.result))}; }
+template <> Grads formula<Op::Log>(const Ctx<Op::Log>& c) { return {div(c.g, c.get(c.s.self))}; }
+template <> Grads formula<Op::Tanh>(const Ctx<Op::Tanh>& c) { return {tanh_backward(c.g, c.get(c.s.result))}; }
+template <> Grads formula<Op::Erf>(const Ctx<Op::Erf>& c) {  // 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad
+  const Tensor e = exp(neg(pow(c.get(c.s.self), Scalar::from_int(2))));
+  return {mul(mul(e, W(Scalar::from_double(2.0 / std::sqrt(M_PI)))), c.g)}; }
+template <> Grads formula<Op::Sin>(const Ctx<Op::Sin>& c) { return {mul(c.g, cos(c.get(c.s.self)))}; }
+template <> Grads formula<Op::Cos>(const Ctx<Op::Cos>& c) { return {mul(c.g, neg(sin(c.get(c.s.self))))}; }
+template <> Grads formula<Op::Sigmoid>(const Ctx<Op::Sigmoid>& c) { return {sigmoid_backward(c.g, c.get(c.s.result))}; }
+template <> Grads formula<Op::Reciprocal>(const Ctx<Op::Reciprocal>& c) {  // -grad * (result * result)
+  const Tensor result = c.get(c.s.result);
+  return {mul(neg(c.g), mul(result, result))}; }
+template <> Grads formula<Op::Pow>(const Ctx<Op::Pow>& c) { return {pow_backward(c.g, c.get(c.s.self), c.s.exponent)}; }
+template <> Grads formula<Op::Relu>(const Ctx<Op::Relu>& c) {  // threshold_backward(grad, result, 0)
+  return {where(compare(CompareOp::Le, c.get(c.s.result), W(Scalar::from_int(0))), W(Scalar::from_int(0)), c.g)}; }
+template <> Grads formula<Op::Lerp>(const Ctx<Op::Lerp>& c) {  // grad * (1 - weight), grad * weight
+  return {c.need(0) ? mul(c.g, W(Scalar::from_double(1 - c.s.weight.to_double()))) : Tensor(),
+          c.need(1) ? mul(c.g, W(c.s.weight)) : Tensor()}; }
+template <> Grads formula<Op::Addcmul>(const Ctx<Op::Addcmul>& c) {  // grad * (tensor2 * value), grad * (tensor1 * value)
+  return {c.g, c.need(1) ? mul(c.g, mul(c.get(c.s.tensor2), W(c.s.value))) : Tensor(),
+          c.need(2) ? mul(c.g, mul(c.get(c.s.tensor1), W(c.s.value))) : Tensor()}; }
+template <> Grads formula<Op::Addcdiv>(const Ctx<Op::Addcdiv>& c) {  // value / t2 is full_like(t2, value).div_(t2) (TensorOperators.h)
+  const Tensor tensor2 = c.get(c.s.tensor2);
+  return {c.g, c.need(1) ? mul(c.g, div(full_like(tensor2, c.s.value), tensor2)) : Tensor(),
+          c.need(2) ? mul(neg(c.g), div(mul(c.get(c.s.tensor1), W(c.s.value)), mul(tensor2, tensor2))) : Tensor()}; }
+template <> Grads formula<Op::ScaledDotProductFlashAttentionForCpu>(
+    const Ctx<Op::ScaledDotProductFlashAttentionForCpu>& c) {  // the flash backward kernel
+  auto [gq, gk, gv] = scaled_dot_product_flash_attention_for_cpu_backward(c.g, c.get(c.s.query), c.get(c.s.key),
+      c.get(c.s.value), c.get(c.s.output), c.get(c.s.logsumexp), c.s.dropout_p, c.s.is_causal,
+      c.get(c.s.attn_mask), c.s.scale);
+  return {gq, gk, gv}; }
+template <> Grads formula<Op::Embedding>(const Ctx<Op::Embedding>& c) {  // embedding_backward(grad, indices, num_weights, ...)
+  return {embedding_dense_backward(c.g, c.get(c.s.indices), c.s.num_weights, c.s.padding_idx, c.s.scale_grad_by_freq)}; }
+template <> Grads formula<Op::NativeLayerNorm>(const Ctx<Op::NativeLayerNorm>& c) {  // native_layer_norm_backward(grad, ..., mask)
+  if (!c.g.defined()) return {Tensor(), Tensor(), Tensor()};
+  auto [dx, dw, db] = native_layer_norm_backward(c.g, c.get(c.s.input), c.s.normalized_shape, c.get(c.s.mean),
+      c.get(c.s.rstd), c.get(c.s.weight), c.get(c.s.bias), {c.need(0), c.need(1), c.need(2)});
+  return {dx, dw, db}; }
+template <> Grads formula<Op::Gelu>(const Ctx<Op::Gelu>& c) {  // gelu_backward(grad, self, approximate)
+  return {gelu_backward(c.g, c.get(c.s.self), c.s.approximate_tanh ? "tanh" : "none")}; }
+template <> Grads formula<Op::Sum>(const Ctx<Op::Sum>& c) {  // SumBackward0/1: sum_backward(grad, sizes, dim, keepdim)
+  return {sum_backward(c.g, c.s.self_sizes, c.s.dim, c.s.keepdim)}; }
+template <> Grads formula<Op::Mean>(const Ctx<Op::Mean>& c) {  // MeanBackward0/1: mean_backward(grad, sizes, dim, numel, keepdim)
+  return {mean_backward(c.g, c.s.self_sizes, c.s.dim, c.s.keepdim)}; }
+template <> Grads formula<Op::Softmax>(const Ctx<Op::Softmax>& c) {  // _softmax_backward_data(grad, result, dim, self.scalar_type())
+  const Tensor result = c.get(c.s.result);
+  return {softmax_backward_data(c.g, result, c.s.dim, result.dtype())}; }
+template <> Grads formula<Op::LogSoftmax>(const Ctx<Op::LogSoftmax>& c) {  // _log_softmax_backward_data(grad, result, dim, ...)
+  const Tensor result = c.get(c.s.result);
+  return {log_softmax_backward_data(c.g, result, c.s.dim, result.dtype())}; }
+template <> Grads formula<Op::NllLoss>(const Ctx<Op::NllLoss>& c) {  // nll_loss_backward(grad, self, target, weight, ..., total_weight)
+  return {nll_loss_backward(c.g, c.get(c.s.self), c.get(c.s.target), c.get(c.s.weight), c.s.reduction,
+                            c.s.ignore_index, c.get(c.s.total_weight))}; }
+template <> Grads formula<Op::MseLoss>(const Ctx<Op::MseLoss>& c) {  // mse_loss_backward(grad, self, target) / (grad, target, self)
+  return {c.need(0) ? mse_loss_backward(c.g, c.get(c.s.self), c.get(c.s.target), c.s.reduction) : Tensor(),
+          c.need(1) ? mse_loss_backward(c.g, c.get(c.s.target), c.get(c.s.self), c.s.reduction) : Tensor()}; }
+// ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
+// copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
+template <> Grads formula<Op::View>(const Ctx<Op::View>& c) { return {reshape(c.g, c.s.self_sizes)}; }  // grad.reshape(self.sizes())
+template <> Grads formula<Op::UnsafeView>(const Ctx<Op::UnsafeView>& c) { return {reshape(c.g, c.s.self_sizes)}; }
+template <> Grads formula<Op::Alias>(const Ctx<Op::Alias>& c) { return {c.g}; }
+template <> Grads formula<Op::Transpose>(const Ctx<Op::Transpose>& c) { return {transpose(c.g, c.s.dim0, c.s.dim1)}; }
+template <> Grads formula<Op::T>(const Ctx<Op::T>& c) { return {t_(c.g)}; }
+template <> Grads formula<Op::Permute>(const Ctx<Op::Permute>& c) {  // permute_backwards: the inverse permutation
+  std::vector<int64_t> inv(c.s.dims.size());
+  for (size_t i = 0; i < inv.size(); ++i) inv[c.s.dims[i]] = int64_t(i);
+  return {permute(c.g, inv)}; }
+template <> Grads formula<Op::Expand>(const Ctx<Op::Expand>& c) { return {sum_to_size(c.g, c.s.self_sizes)}; }  // at::sum_to
+template <> Grads formula<Op::Squeeze>(const Ctx<Op::Squeeze>& c) { return {unsqueeze_to(c.g, c.s.self_sizes, std::nullopt)}; }
+template <> Grads formula<Op::SqueezeDim>(const Ctx<Op::SqueezeDim>& c) {
+  return {unsqueeze_to(c.g, c.s.self_sizes, std::span<const int64_t>(&c.s.dim, 1))}; }
+template <> Grads formula<Op::SqueezeDims>(const Ctx<Op::SqueezeDims>& c) {
+  return {unsqueeze_to(c.g, c.s.self_sizes, std::span<const int64_t>(c.s.dim))}; }
+template <> Grads formula<Op::Unsqueeze>(const Ctx<Op::Unsqueeze>& c) { return {squeeze_dim(c.g, c.s.dim)}; }
+template <> Grads formula<Op::Slice>(const Ctx<Op::Slice>& c) {
+  return {slice_backward(c.g, c.s.self_sizes, c.s.dim, c.s.start, c.s.end, c.s.step)}; }
+template <> Grads formula<Op::AsStrided>(const Ctx<Op::AsStrided>& c) {  // as_strided_backward(grad, self geometry, size, stride, offset)
+  return {as_strided_backward(c.g, c.s.self_sizes, c.s.self_strides, c.s.self_storage_offset, c.s.size, c.s.stride,
+                              c.s.storage_offset)}; }
+template <> Grads formula<Op::Select>(const Ctx<Op::Select>& c) {
+  return {select_backward(c.g, c.s.self_sizes, c.s.dim, c.s.index)}; }
+template <> Grads formula<Op::Split>(const Ctx<Op::Split>& c) {  // split_backward -> split_with_sizes_backward
+  return {split_backward(c.grads, c.s.split_sizes, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
+template <> Grads formula<Op::SplitWithSizes>(const Ctx<Op::SplitWithSizes>& c) {
+  return {split_backward(c.grads, c.s.split_sizes, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
+template <> Grads formula<Op::Unbind>(const Ctx<Op::Unbind>& c) {
+  return {unbind_backward(c.grads, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
+template <> Grads formula<Op::Index>(const Ctx<Op::Index>& c) {  // index_backward: zeros.index_put_(indices, grad, True)
+  return {index_backward(c.g, c.s.self_sizes, c.g.dtype(), c.get(c.s.indices))}; }
+template <> Grads formula<Op::IndexSelect>(const Ctx<Op::IndexSelect>& c) {
+  return {index_select_backward(c.g, c.s.self_sizes, c.s.dim, c.get(c.s.index))}; }
+template <> Grads formula<Op::MaskedFill>(const Ctx<Op::MaskedFill>& c) {
+  return {masked_fill(c.g, c.get(c.s.mask), Scalar::from_int(0))}; }
+template <> Grads formula<Op::MaskedFillTensor>(const Ctx<Op::MaskedFillTensor>& c) {
+  const Tensor mask = c.get(c.s.mask);
+  return {c.need(0) ? masked_fill(c.g, mask, Scalar::from_int(0)) : Tensor(),
+          c.need(1) ? masked_fill_value_backward(c.g, mask) : Tensor()}; }
+template <> Grads formula<Op::Gather>(const Ctx<Op::Gather>& c) {
+  return {gather_backward(c.g, c.s.self_sizes, c.s.dim, c.get(c.s.index))}; }
+template <> Grads formula<Op::Cat>(const Ctx<Op::Cat>& c) { return cat_backward(c.g, c.s.tensors_sizes, c.s.dim); }
+template <> Grads formula<Op::Stack>(const Ctx<Op::Stack>& c) { return stack_backward(c.g, c.s.dim); }
+template <> Grads formula<Op::Mm>(const Ctx<Op::Mm>& c) {
+  return {c.need(0) ? mm_mat1_backward(c.g, c.get(c.s.mat2), c.s.mat1_sizes, c.s.mat1_strides, kOne) : Tensor(),
+          c.need(1) ? mm_mat2_backward(c.g, c.get(c.s.mat1), c.s.mat2_sizes, c.s.mat2_strides, kOne) : Tensor()}; }
+template <> Grads formula<Op::Addmm>(const Ctx<Op::Addmm>& c) {  // self: maybe_multiply(grad, beta)
+  return {c.need(0) ? maybe_multiply(c.g, c.s.beta) : Tensor(),
+          c.need(1) ? mm_mat1_backward(c.g, c.get(c.s.mat2), c.s.mat1_sizes, c.s.mat1_strides, c.s.alpha) : Tensor(),
+          c.need(2) ? mm_mat2_backward(c.g, c.get(c.s.mat1), c.s.mat2_sizes, c.s.mat2_strides, c.s.alpha) : Tensor()}; }
+template <> Grads formula<Op::Bmm>(const Ctx<Op::Bmm>& c) {  // grad.bmm(mat2.transpose(1, 2)), self.transpose(1, 2).bmm(grad)
+  return {c.need(0) ? bmm(c.g, transpose(c.get(c.s.mat2), 1, 2)) : Tensor(),
+          c.need(1) ? bmm(transpose(c.get(c.s.self), 1, 2), c.g) : Tensor()}; }
+template <> Grads formula<Op::Mv>(const Ctx<Op::Mv>& c) {  // grad.ger(vec) = grad.reshape({n, 1}) * vec; self.t().mv(grad)
+  return {c.need(0) ? mul(reshape(c.g, Shape{c.g.size(0), 1}), c.get(c.s.vec)) : Tensor(),
+          c.need(1) ? mv(t_(c.get(c.s.self)), c.g) : Tensor()}; }
+template <> Grads formula<Op::Dot>(const Ctx<Op::Dot>& c) {  // grad * tensor, grad * self
+  return {c.need(0) ? mul(c.g, c.get(c.s.tensor)) : Tensor(), c.need(1) ? mul(c.g, c.get(c.s.self)) : Tensor()}; }
+template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
+template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
+template <> Grads formula<Op::Where>(const Ctx<Op::Where>& c) {  // where(cond, grad, 0), where(cond, 0, grad)
+  const Tensor condition = c.get(c.s.condition);
+  return {c.need(0) ? where(condition, c.g, W(Scalar::from_int(0))) : Tensor(),
+          c.need(1) ? where(condition, W(Scalar::from_int(0)), c.g) : Tensor()}; }
+template <> Grads formula<Op::ClampScalar>(const Ctx<Op::ClampScalar>& c) {
+  return {clamp_backward(c.g, c.get(c.s.self), c.s.min, c.s.max)}; }
+template <> Grads formula<Op::Maximum>(const Ctx<Op::Maximum>& c) {
+  const Tensor self = c.get(c.s.self), other = c.get(c.s.other);
+  return {c.need(0) ? max_min_backward(c.g, self, other, true, true) : Tensor(),
+          c.need(1) ? max_min_backward(c.g, self, other, false, true) : Tensor()}; }
+template <> Grads formula<Op::Minimum>(const Ctx<Op::Minimum>& c) {
+  const Tensor self = c.get(c.s.self), other = c.get(c.s.other);
+  return {c.need(0) ? max_min_backward(c.g, self, other, true, false) : Tensor(),
+          c.need(1) ? max_min_backward(c.g, self, other, false, false) : Tensor()}; }
+template <> Grads formula<Op::Abs>(const Ctx<Op::Abs>& c) { return {abs_backward(c.g, c.get(c.s.self))}; }
+template <> Grads formula<Op::Amax>(const Ctx<Op::Amax>& c) {  // scale_grad_by_count(restore_reduced_dims(grad, ...), ... == self, dim)
+  return {amax_backward(c.g, c.get(c.s.self), c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
+template <> Grads formula<Op::Amin>(const Ctx<Op::Amin>& c) {
+  return {amax_backward(c.g, c.get(c.s.self), c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
+template <> Grads formula<Op::Topk>(const Ctx<Op::Topk>& c) {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
+  return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes)}; }
+// ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----
+template <> Grads formula<Op::Tril>(const Ctx<Op::Tril>& c) { return {tril(c.g, c.s.diagonal)}; }  // grad.tril(diagonal)
+template <> Grads formula<Op::Triu>(const Ctx<Op::Triu>& c) { return {triu(c.g, c.s.diagonal)}; }
+template <> Grads formula<Op::MaxAll>(const Ctx<Op::MaxAll>& c) {  // evenly_distribute_backward(grad, self, result)
+  return {evenly_distribute_backward(c.g, c.get(c.s.self), c.get(c.s.result))}; }
+template <> Grads formula<Op::MinAll>(const Ctx<Op::MinAll>& c) {
+  return {evenly_distribute_backward(c.g, c.get(c.s.self), c.get(c.s.result))}; }
+template <> Grads formula<Op::MaxDim>(const Ctx<Op::MaxDim>& c) {  // value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim)
+  return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes, c.s.keepdim)}; }
+template <> Grads formula<Op::MinDim>(const Ctx<Op::MinDim>& c) {
+  return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes, c.s.keepdim)}; }
+template <> Grads formula<Op::LinalgVectorNorm>(const Ctx<Op::LinalgVectorNorm>& c) {  // linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
+  return {linalg_vector_norm_backward(c.g, c.get(c.s.self), c.s.ord, c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
+template <> Grads formula<Op::DivRounding>(const Ctx<Op::DivRounding>& c) {  // a rounded quotient has zero gradient
+  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; }
+template <> Grads formula<Op::Copy>(const Ctx<Op::Copy>& c) {  // CopyBackwards: self zeros, src grad.to(src dtype)
+  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? to_dtype_copy(c.g, c.s.src_dtype) : Tensor()}; }
+template <> Grads formula<Op::Fill>(const Ctx<Op::Fill>& c) {  // FillBackward2: zeros; FillBackward3: also value: grad.sum()
+  if (c.inputs() == 1) return {zeros_like(c.g)};
+  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? sum(c.g) : Tensor()}; }
+// In-place random fills: self's old value does not reach the result.
+template <> Grads formula<Op::Zero>(const Ctx<Op::Zero>& c) { return {zeros_like(c.g)}; }
+template <> Grads formula<Op::Normal>(const Ctx<Op::Normal>& c) { return {zeros_like(c.g)}; }
+template <> Grads formula<Op::Uniform>(const Ctx<Op::Uniform>& c) { return {zeros_like(c.g)}; }
+template <> Grads formula<Op::Exponential>(const Ctx<Op::Exponential>& c) { return {zeros_like(c.g)}; }
+template <> Grads formula<Op::Random>(const Ctx<Op::Random>& c) { return {zeros_like(c.g)}; }
+template <> Grads formula<Op::Bernoulli>(const Ctx<Op::Bernoulli>& c) {  // self: zeros_like(grad); p (bernoulli_.Tensor): zeros
+  if (c.inputs() == 1) return {zeros_like(c.g)};
+  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; }
+template <> Grads formula<Op::IndexPut>(const Ctx<Op::IndexPut>& c) {  // self: see helper; values: grad.index(indices)
+  const std::vector<Tensor> indices = c.get(c.s.indices);
+  return {c.need(0) ? index_put_self_backward(c.g, indices, c.s.values_sizes, c.s.accumulate) : Tensor(),
+          c.need(1) ? index(c.g, indices) : Tensor()}; }
+template <> Grads formula<Op::Scatter>(const Ctx<Op::Scatter>& c) {  // self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
+  const Tensor index = c.get(c.s.index);
+  return {c.need(0) ? scatter_self_backward(c.g, c.s.dim, index) : Tensor(),
+          c.need(1) ? gather(c.g, c.s.dim, index) : Tensor()}; }
+template <> Grads formula<Op::ScatterAdd>(const Ctx<Op::ScatterAdd>& c) {  // self: grad; src: grad.gather(dim, index)
+  return {c.g, c.need(1) ? gather(c.g, c.s.dim, c.get(c.s.index)) : Tensor()}; }
+template <> Grads formula<Op::NotImplemented>(const Ctx<Op::NotImplemented>& c) {
+  throw Error(format("derivative for aten::{} is not implemented", c.s.op_name)); }
 // clang-format on
 
 }  // namespace
 
-std::vector<Tensor> run_formula(const FormulaNode& node, std::vector<Tensor>&& grads) {
-  const Formula f = kFormulas[static_cast<int>(node.op)];
-  check(f != nullptr, "[autograd] no derivative formula for {}", op_name(node.op));
-  const Ctx ctx{node, grads, grads.at(0)};
-  return f(ctx);
+template <Op op_>
+std::vector<Tensor> OpNode<op_>::apply(std::vector<Tensor>&& grads) {
+  bool any = false;
+  for (const Tensor& g : grads) any = any || g.defined();
+  if (!any) return std::vector<Tensor>(next_edges.size());
+  const Ctx<op_> ctx{*this, grads, grads.at(0), saved};
+  return formula<op_>(ctx);
 }
+
+// Every row's node, with its formula: a row whose formula<Op::X> is missing stops here.
+#define DC_DEFINE_OP_NODE(name) template struct OpNode<Op::name>;
+DC_DIFFERENTIABLE_OPS(DC_DEFINE_OP_NODE)
+#undef DC_DEFINE_OP_NODE
 
 }  // namespace dc

@@ -6,9 +6,6 @@
 
 namespace dc {
 
-// Defined in formulas.cpp: runs the table row for `op`.
-std::vector<Tensor> run_formula(const FormulaNode& node, std::vector<Tensor>&& grads);
-
 const char* op_name(Op op) {
   static const char* names[] = {
 #define DC_OP_NAME(name) #name,
@@ -26,15 +23,10 @@ Tensor data_alias(const Tensor& t) {
   return alias;
 }
 
+SavedVariable saved_output(const Tensor& t) { return SavedVariable(data_alias(t), /*is_output=*/true); }
+
 FormulaNode::FormulaNode(Op o, std::span<const Tensor> inputs) : op(o) {
   for (const Tensor& t : inputs) next_edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
-}
-
-std::vector<Tensor> FormulaNode::apply(std::vector<Tensor>&& grads) {
-  bool any = false;
-  for (const Tensor& g : grads) any = any || g.defined();
-  if (!any) return std::vector<Tensor>(next_edges.size());
-  return run_formula(*this, std::move(grads));
 }
 
 // Ops whose torch node name is not "<Op>Backward<overload>" (a later overload in derivatives.yaml, or
@@ -58,11 +50,7 @@ const char* name_override(Op op) {
 
 std::string FormulaNode::name() const {
   if (const char* n = name_override(op)) return n;
-  return std::string(op_name(op)) + "Backward" + std::to_string(params.overload);
-}
-
-void FormulaNode::release_variables() {
-  for (SavedVariable& s : saved) s.reset();
+  return std::string(op_name(op)) + "Backward" + std::to_string(overload);
 }
 
 namespace {
@@ -76,36 +64,29 @@ bool should_record(std::span<const Tensor> inputs) {
 
 }  // namespace
 
-OpRecord::OpRecord(Op op, std::initializer_list<Tensor> inputs)
-    : OpRecord(op, std::span<const Tensor>(inputs.begin(), inputs.size())) {}
-
-OpRecord::OpRecord(Op op, std::span<const Tensor> inputs) {
+OpRecordBase::OpRecordBase(MakeNode make, std::span<const Tensor> inputs) {
   if (!should_record(inputs)) return;
-  node_ = std::make_shared<FormulaNode>(op, inputs);
+  node_ = make(inputs);
   grad_off_ = std::make_unique<GradModeGuard>(false);
 }
 
-OpRecord::OpRecord(Op op, const Tensor& self, std::initializer_list<Tensor> other_inputs) {
+OpRecordBase::OpRecordBase(MakeNode make, const Tensor& self, std::initializer_list<Tensor> other_inputs) {
   std::vector<Tensor> inputs{self};
   inputs.insert(inputs.end(), other_inputs.begin(), other_inputs.end());
   const bool record = should_record(inputs);
   check_inplace(self, record);
   if (!record) return;
-  node_ = std::make_shared<FormulaNode>(op, inputs);
+  node_ = make(inputs);
   grad_off_ = std::make_unique<GradModeGuard>(false);
   inplace_self_ = self;
 }
 
-void OpRecord::save(const Tensor& t, bool is_output) {
-  if (node_) node_->saved.emplace_back(is_output ? data_alias(t) : t, is_output);
-}
-
-Tensor OpRecord::finish(const Tensor& out) {
+Tensor OpRecordBase::finish(const Tensor& out) {
   finish(std::span<const Tensor>(&out, 1));
   return out;
 }
 
-void OpRecord::finish(std::span<const Tensor> outs) {
+void OpRecordBase::finish(std::span<const Tensor> outs) {
   if (!node_) return;
   node_->input_meta.reserve(outs.size());
   if (inplace_self_.defined()) {

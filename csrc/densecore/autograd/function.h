@@ -1,6 +1,6 @@
-// FormulaNode: the backward node every differentiable op records, holding the op, its saved tensors
-// and parameters; its apply() runs the op's row of the formula table (autograd/formulas.cpp).
-// OpRecord: what an op in ops/ uses to record itself (torch's VariableType wrappers, in one class).
+// OpNode<Op::X>: the backward node op X records, holding its typed saved state (autograd/saved_state.h);
+// its apply() runs X's formula (autograd/formulas.cpp).
+// OpRecord<Op::X>: what an op in ops/ uses to record itself (torch's VariableType wrappers).
 #pragma once
 
 #include <initializer_list>
@@ -12,65 +12,87 @@
 #include "densecore/autograd/grad_mode.h"
 #include "densecore/autograd/node.h"
 #include "densecore/autograd/op_list.h"
+#include "densecore/autograd/saved_state.h"
 #include "densecore/core/scalar.h"
 
 namespace dc {
 
-/// What a formula may need besides saved tensors. Fields are named by meaning, used per op.
-struct OpParams {
-  Scalar alpha = Scalar::from_int(1);
-  Scalar beta = Scalar::from_int(1);
-  int64_t dim = 0;
-  bool keepdim = false;
-  std::vector<int64_t> dims;                // permutation, reduced dims, split sizes ...
-  std::vector<std::vector<int64_t>> sizes;  // forward input sizes, one per input
-  std::vector<std::vector<int64_t>> strides;  // forward input strides, one per input
-  double ord = 2;                           // vector_norm's order
-  DType src_dtype = DType::Float32;         // copy_: the source's dtype (its gradient's dtype)
-  bool accumulate = false;                  // index_put_
-  int overload = 0;                         // torch's node name suffix: SumBackward<overload>
-  const char* not_implemented_op = "";      // NotImplemented: the op torch has no derivative for
-};
-
+/// The part of every op's backward node that does not depend on the op: which op (its name), the
+/// derivatives.yaml overload its node name carries (SumBackward<overload>).
 struct FormulaNode : Node {
   FormulaNode(Op o, std::span<const Tensor> inputs);
-  /// Drops the saved tensors first, while the edges still hold their producers, so that freeing a
-  /// saved input never starts a nested teardown of its history (see Node::~Node).
-  ~FormulaNode() override { release_variables(); }
-  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
   std::string name() const override;
-  void release_variables() override;
 
   Op op;
-  std::vector<SavedVariable> saved;
-  OpParams params;
+  int overload = 0;
 };
 
-/// Records an op into the autograd graph when grad mode is on and an input requires grad.
-/// While it lives (and records), grad mode is off so the op's internals record nothing.
-///   OpRecord rec(Op::Mul, {a, b});
-///   Tensor out = ...compute...;
-///   rec.save(a); rec.save(b);
-///   return rec.finish(out);
-class OpRecord {
+/// The backward node of one op: its saved state (autograd/saved_state.h) and its formula
+/// (autograd/formulas.cpp, where apply() is defined and every row's node is instantiated).
+template <Op op_>
+struct OpNode final : FormulaNode {
+  explicit OpNode(std::span<const Tensor> inputs) : FormulaNode(op_, inputs) {}
+  /// The saved tensors go first, while the edges still hold their producers, so that freeing a saved
+  /// input never starts a nested teardown of its history (see Node::~Node).
+  ~OpNode() override { release_variables(); }
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
+  void release_variables() override { release_saved(saved); }
+
+  Saved<op_> saved;
+};
+
+#define DC_DECLARE_OP_NODE(name) extern template struct OpNode<Op::name>;
+DC_DIFFERENTIABLE_OPS(DC_DECLARE_OP_NODE)
+#undef DC_DECLARE_OP_NODE
+
+/// What every recording shares, whatever the op (torch's VariableType wrappers, in one class).
+class OpRecordBase {
  public:
-  OpRecord(Op op, std::initializer_list<Tensor> inputs);
-  /// A list of inputs (cat, stack).
-  OpRecord(Op op, std::span<const Tensor> inputs);
-  /// In-place form: `self` is modified by the op. torch's check_inplace runs first (leaf and view
-  /// rules); finish() then makes the node self's history (through CopySlices for a view).
-  OpRecord(Op op, const Tensor& self, std::initializer_list<Tensor> other_inputs);
   bool active() const { return node_ != nullptr; }
-  OpParams& params() { return node_->params; }
-  void save(const Tensor& t, bool is_output = false);
+  /// The node name's overload number (FillBackward2 / FillBackward3, SumBackward0 / SumBackward1).
+  void set_overload(int overload) {
+    if (node_) node_->overload = overload;
+  }
   /// Attaches outputs to the node (their grad_fn); returns the first one.
   Tensor finish(const Tensor& out);
   void finish(std::span<const Tensor> outs);
 
- private:
+ protected:
+  using MakeNode = std::shared_ptr<FormulaNode> (*)(std::span<const Tensor> inputs);
+  OpRecordBase(MakeNode make, std::span<const Tensor> inputs);
+  OpRecordBase(MakeNode make, const Tensor& self, std::initializer_list<Tensor> other_inputs);
+
   std::shared_ptr<FormulaNode> node_;
+
+ private:
   std::unique_ptr<GradModeGuard> grad_off_;
   Tensor inplace_self_;  // defined for the in-place form
+};
+
+/// Records op into the autograd graph when grad mode is on and an input requires grad. While it lives
+/// (and records), grad mode is off so the op's internals record nothing.
+///   OpRecord<Op::Mul> rec({a, b});
+///   if (rec.active()) { rec.saved().self = a; rec.saved().other = b; }
+///   Tensor out = ...compute...;
+///   return rec.finish(out);
+template <Op op_>
+class OpRecord : public OpRecordBase {
+ public:
+  OpRecord(std::initializer_list<Tensor> inputs)
+      : OpRecordBase(&make, std::span<const Tensor>(inputs.begin(), inputs.size())) {}
+  /// A list of inputs (cat, stack).
+  explicit OpRecord(std::span<const Tensor> inputs) : OpRecordBase(&make, inputs) {}
+  /// In-place form: `self` is modified by the op. torch's check_inplace runs first (leaf and view
+  /// rules); finish() then makes the node self's history (through CopySlices for a view).
+  OpRecord(const Tensor& self, std::initializer_list<Tensor> other_inputs)
+      : OpRecordBase(&make, self, other_inputs) {}
+  /// What the formula will read; only while active().
+  Saved<op_>& saved() { return static_cast<OpNode<op_>&>(*node_).saved; }
+
+ private:
+  static std::shared_ptr<FormulaNode> make(std::span<const Tensor> inputs) {
+    return std::make_shared<OpNode<op_>>(inputs);
+  }
 };
 
 /// A tensor sharing t's storage and version counter but no autograd state (saving an output in its

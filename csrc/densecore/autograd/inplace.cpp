@@ -9,16 +9,16 @@
 namespace dc::autograd {
 
 const Tensor& copy_(const Tensor& self, const Tensor& src) {
-  OpRecord rec(Op::Copy, self, {src});
-  if (rec.active()) rec.params().src_dtype = src.dtype();
+  OpRecord<Op::Copy> rec(self, {src});
+  if (rec.active()) rec.saved().src_dtype = src.dtype();
   dc::copy_(self, src);
   rec.finish(self);
   return self;
 }
 
 const Tensor& fill_(const Tensor& self, const Scalar& value) {
-  OpRecord rec(Op::Fill, self, {});
-  if (rec.active()) rec.params().overload = 2;  // fill_.Scalar
+  OpRecord<Op::Fill> rec(self, {});
+  rec.set_overload(2);  // fill_.Scalar
   dc::fill_(self, value);
   rec.finish(self);
   return self;
@@ -27,8 +27,8 @@ const Tensor& fill_(const Tensor& self, const Scalar& value) {
 const Tensor& fill_(const Tensor& self, const Tensor& value) {
   check(value.dim() == 0,
         "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.", value.dim());
-  OpRecord rec(Op::Fill, self, {value});
-  if (rec.active()) rec.params().overload = 3;  // fill_.Tensor
+  OpRecord<Op::Fill> rec(self, {value});
+  rec.set_overload(3);  // fill_.Tensor
   // torch's fill_.Tensor is a copy_ of the value (so a write into expanded memory is refused).
   dc::copy_(self, value.storage() == self.storage() ? clone(value) : value);
   rec.finish(self);
@@ -36,7 +36,7 @@ const Tensor& fill_(const Tensor& self, const Tensor& value) {
 }
 
 const Tensor& zero_(const Tensor& self) {
-  OpRecord rec(Op::Zero, self, {});
+  OpRecord<Op::Zero> rec(self, {});
   dc::fill_(self, Scalar::from_int(0));
   rec.finish(self);
   return self;

@@ -69,6 +69,8 @@ class SavedVariable {
  public:
   SavedVariable() = default;
   SavedVariable(const Tensor& t, bool is_output);
+  /// A saved input (saved_output() in autograd/saved_state.h makes a saved output).
+  SavedVariable(const Tensor& t) : SavedVariable(t, /*is_output=*/false) {}  // NOLINT: implicit on purpose
   /// The saved tensor; throws torch's "modified by an inplace operation" error if it changed.
   Tensor unpack(const Node& owner) const;
   void reset() { data_ = Tensor(); was_released_ = true; }

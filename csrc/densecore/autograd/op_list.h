@@ -1,6 +1,6 @@
-// The differentiable ops: one X-macro row each. The formula table (autograd/formulas.cpp) has one
-// entry per row and checks at start-up that none is missing. The name is torch's node name minus
-// "Backward0" (MulBackward0 -> Mul).
+// The differentiable ops: one X-macro row each. autograd/formulas.cpp defines formula<Op::Name> for every
+// row; a row without one fails to compile (tests/build/ keeps that true). The name is torch's node name
+// minus "Backward0" (MulBackward0 -> Mul).
 #pragma once
 
 #define DC_DIFFERENTIABLE_OPS(X) \

@@ -172,10 +172,14 @@ std::shared_ptr<Node> refresh_view_grad_fn(const Tensor& view, AutogradMeta& met
   if (!force) handle_view_on_rebase(meta, /*indirect=*/true);
   // AsStridedBackward0: the gradient of the view, scattered into the base's geometry.
   const Tensor inputs[] = {v.base};
-  auto node = std::make_shared<FormulaNode>(Op::AsStrided, inputs);
-  node->params.sizes = {v.base.sizes(), view.sizes()};
-  node->params.strides = {v.base.strides(), view.strides()};
-  node->params.dims = {v.base.storage_offset(), view.storage_offset()};
+  auto node = std::make_shared<OpNode<Op::AsStrided>>(inputs);
+  Saved<Op::AsStrided>& s = node->saved;
+  s.self_sizes = v.base.sizes();
+  s.self_strides = v.base.strides();
+  s.self_storage_offset = v.base.storage_offset();
+  s.size = view.sizes();
+  s.stride = view.strides();
+  s.storage_offset = view.storage_offset();
   node->input_meta.push_back({view.sizes(), view.dtype()});
   meta.grad_fn = std::move(node);
   meta.output_nr = 0;

@@ -164,7 +164,7 @@ std::tuple<Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu(const Tens
                              "[{}] only float32 and float64 are implemented, got {}", kFlash, scalar_type_name(q.dtype()));
   check(k.size(1) == v.size(1) && k.size(1) > 0 && q.size(1) % k.size(1) == 0,
         "{}: number of key/value heads must divide the number of query heads", kFlash);
-  OpRecord rec(Op::ScaledDotProductFlashAttentionForCpu, {q, k, v});
+  OpRecord<Op::ScaledDotProductFlashAttentionForCpu> rec({q, k, v});
   const int64_t B = q.size(0), H = q.size(1), L = q.size(2);
   const std::vector<int64_t> lse_shape{B, L, H};
   const Tensor out = empty_like_preserve(q, q.dtype());  // attention.cpp: empty_like(query), kernel sees transpose(1, 2)
@@ -176,13 +176,16 @@ std::tuple<Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu(const Tens
   if (out.numel() > 0) flash_attention_stub(args);
   const Tensor lse = transpose(lse3, 1, 2);
   if (rec.active()) {
-    for (const Tensor& t : {q, k, v}) rec.save(t);
-    rec.save(out, true);
-    rec.save(lse, true);
-    rec.save(mask);
-    rec.params().alpha = Scalar::from_double(scale.value_or(0.0));
-    rec.params().beta = Scalar::from_double(dropout_p);
-    rec.params().dims = {is_causal ? 1 : 0, scale ? 1 : 0};
+    auto& s = rec.saved();
+    s.query = q;
+    s.key = k;
+    s.value = v;
+    s.output = saved_output(out);
+    s.logsumexp = saved_output(lse);
+    s.attn_mask = mask;
+    s.dropout_p = dropout_p;
+    s.is_causal = is_causal;
+    s.scale = scale;
   }
   rec.finish(out);
   return {out, lse};

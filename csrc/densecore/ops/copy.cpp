@@ -22,7 +22,7 @@ const Tensor& copy_(const Tensor& dst, const Tensor& src) {
 Tensor to_dtype_copy(const Tensor& src, DType dtype) {
   // at::_to_copy: empty_like(preserve_format) + copy_. The layout decides which rows the copy
   // kernel vectorises, hence NaN encodings of float32 -> bfloat16.
-  OpRecord rec(Op::ToCopy, {src});  // ToCopyBackward0: grad.to(src's dtype), done by the engine's cast
+  OpRecord<Op::ToCopy> rec({src});  // ToCopyBackward0: grad.to(src's dtype), done by the engine's cast
   Tensor out = empty_like_preserve(src, dtype);
   copy_into(out, src);
   return rec.finish(out);
@@ -31,7 +31,7 @@ Tensor to_dtype_copy(const Tensor& src, DType dtype) {
 Tensor contiguous(const Tensor& src) { return src.is_contiguous() ? src : clone(src); }
 
 Tensor clone(const Tensor& src, MemoryFormat format) {
-  OpRecord rec(Op::Clone, {src});  // CloneBackward0: grad
+  OpRecord<Op::Clone> rec({src});  // CloneBackward0: grad
   Tensor out = format == MemoryFormat::Preserve ? empty_like_preserve(src, src.dtype())
                                                 : Tensor::empty(src.sizes(), src.dtype());
   copy_into(out, src);

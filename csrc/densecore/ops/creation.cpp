@@ -209,14 +209,14 @@ Tensor eye(int64_t n, std::optional<int64_t> m_opt, DType dtype) {
 }
 
 Tensor tril(const Tensor& t, int64_t diagonal) {
-  OpRecord rec(Op::Tril, {t});  // TrilBackward0: grad.tril(diagonal)
-  if (rec.active()) rec.params().dim = diagonal;
+  OpRecord<Op::Tril> rec({t});  // TrilBackward0: grad.tril(diagonal)
+  if (rec.active()) rec.saved().diagonal = diagonal;
   return rec.finish(triangle(t, "tril", [=](int64_t r, int64_t c) { return c - r <= diagonal; }));
 }
 
 Tensor triu(const Tensor& t, int64_t diagonal) {
-  OpRecord rec(Op::Triu, {t});  // TriuBackward0: grad.triu(diagonal)
-  if (rec.active()) rec.params().dim = diagonal;
+  OpRecord<Op::Triu> rec({t});  // TriuBackward0: grad.triu(diagonal)
+  if (rec.active()) rec.saved().diagonal = diagonal;
   return rec.finish(triangle(t, "triu", [=](int64_t r, int64_t c) { return c - r >= diagonal; }));
 }
 

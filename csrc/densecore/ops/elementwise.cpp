@@ -77,34 +77,37 @@ Tensor unary(const Tensor& a, const Tensor& out, void (*kernel)(TensorIter&)) {
 
 // Starts recording op for autograd. out= forms are not differentiable (torch's message); an out that
 // is the first input is the in-place form.
-OpRecord record(Op op, const char* name, const Tensor& a, const Tensor& b, const Tensor& out) {
+template <Op op>
+OpRecord<op> record(const char* name, const Tensor& a, const Tensor& b, const Tensor& out) {
   if (out.defined() && !out.is_same(a)) {
     check(!is_grad_enabled() || !(requires_grad(a) || (b.defined() && requires_grad(b)) || requires_grad(out)),
           "{}(): functions with out=... arguments don't support automatic differentiation, but one of "
           "the arguments requires grad.", name);
-    return OpRecord(op, {});
+    return OpRecord<op>({});
   }
-  if (!b.defined()) return out.defined() ? OpRecord(op, a, {}) : OpRecord(op, {a});  // unary
-  if (out.defined()) return OpRecord(op, a, {b});
-  return OpRecord(op, {a, b});
+  if (!b.defined()) return out.defined() ? OpRecord<op>(a, {}) : OpRecord<op>({a});  // unary
+  if (out.defined()) return OpRecord<op>(a, {b});
+  return OpRecord<op>({a, b});
 }
 
 // Saves `a` for backward; for the in-place form a copy of it first, as torch's codegen saves the
 // original self of an in-place op whose formula reads self.
-void save_original(OpRecord& rec, const Tensor& a, const Tensor& out) {
+template <Op op>
+void save_original(OpRecord<op>& rec, const Tensor& a, const Tensor& out) {
   if (!rec.active()) return;
-  rec.save(out.defined() && out.is_same(a) ? clone(a) : a);
+  rec.saved().self = out.defined() && out.is_same(a) ? clone(a) : a;
 }
 
 // mul/div save self (for other's gradient) and other before the op runs, as torch's codegen does: so an
 // in-place op whose other is self (x.mul_(x)) fails at backward with torch's "modified by an inplace
 // operation". In the in-place form self is saved as a copy of the original, and only when other's
 // gradient is needed (should_compute_output); otherwise nothing is saved in its place.
-void save_self_and_other(OpRecord& rec, const Tensor& a, const Tensor& b, const Tensor& out) {
+template <Op op>
+void save_self_and_other(OpRecord<op>& rec, const Tensor& a, const Tensor& b, const Tensor& out) {
   if (!rec.active()) return;
   const bool inplace = out.defined() && out.is_same(a);
-  rec.save(!inplace ? a : requires_grad(b) ? clone(a) : Tensor());
-  rec.save(b);
+  rec.saved().self = !inplace ? a : requires_grad(b) ? clone(a) : Tensor();
+  rec.saved().other = b;
 }
 
 Tensor rounded_div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
@@ -124,28 +127,28 @@ Tensor wrapped_scalar_tensor(const Scalar& s) {
 }
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
-  OpRecord rec = record(Op::Add, "add", a, b, out);
+  auto rec = record<Op::Add>("add", a, b, out);
   Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, alpha);
   });
-  if (rec.active()) rec.params().alpha = alpha;
+  if (rec.active()) rec.saved().alpha = alpha;
   return rec.finish(r);
 }
 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   sub_check(a, b);
-  OpRecord rec = record(Op::Sub, "sub", a, b, out);
+  auto rec = record<Op::Sub>("sub", a, b, out);
   Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, negate(alpha));
   });
-  if (rec.active()) rec.params().alpha = alpha;
+  if (rec.active()) rec.saved().alpha = alpha;
   return rec.finish(r);
 }
 
 Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
-  OpRecord rec = record(Op::Mul, "mul", a, b, out);
+  auto rec = record<Op::Mul>("mul", a, b, out);
   save_self_and_other(rec, a, b, out);
   Tensor r = binary(a, b, out, [](TensorIter& it) { mul_stub(it); });
   return rec.finish(r);
@@ -153,34 +156,34 @@ Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
 
 Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
   if (mode.empty()) {
-    OpRecord rec = record(Op::Div, "div", a, b, out);
+    auto rec = record<Op::Div>("div", a, b, out);
     save_self_and_other(rec, a, b, out);
     Tensor r = binary(a, b, out, [](TensorIter& it) { div_true_stub(it); }, /*int_to_float=*/true);
     return rec.finish(r);
   }
   check(mode == "trunc" || mode == "floor",
         "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", mode);
-  OpRecord rec = record(Op::DivRounding, "div", a, b, out);  // DivBackward2: zero gradients
+  auto rec = record<Op::DivRounding>("div", a, b, out);  // DivBackward2: zero gradients
   return rec.finish(rounded_div(a, b, mode, out));
 }
 
 Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) {
-  OpRecord rec = record(Op::NotImplemented, "floor_divide", a, b, out);  // torch has no derivative for it
-  if (rec.active()) rec.params().not_implemented_op = "floor_divide";
+  auto rec = record<Op::NotImplemented>("floor_divide", a, b, out);  // torch has no derivative for it
+  if (rec.active()) rec.saved().op_name = "floor_divide";
   return rec.finish(rounded_div(a, b, "floor", out));
 }
 
 Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  OpRecord rec = record(Op::Maximum, "maximum", a, b, out);
+  auto rec = record<Op::Maximum>("maximum", a, b, out);
   save_original(rec, a, out);
-  rec.save(b);
+  if (rec.active()) rec.saved().other = b;
   return rec.finish(binary(a, b, out, [](TensorIter& it) { maximum_stub(it); }));
 }
 
 Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  OpRecord rec = record(Op::Minimum, "minimum", a, b, out);
+  auto rec = record<Op::Minimum>("minimum", a, b, out);
   save_original(rec, a, out);
-  rec.save(b);
+  if (rec.active()) rec.saved().other = b;
   return rec.finish(binary(a, b, out, [](TensorIter& it) { minimum_stub(it); }));
 }
 
@@ -188,13 +191,13 @@ Tensor neg(const Tensor& a, const Tensor& out) {
   check<NotImplementedError>(a.dtype() != DType::Bool,
                              "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                              "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-  OpRecord rec = record(Op::Neg, "neg", a, Tensor(), out);
+  auto rec = record<Op::Neg>("neg", a, Tensor(), out);
   return rec.finish(unary(a, out, [](TensorIter& it) { neg_stub(it); }));
 }
 
 Tensor abs(const Tensor& a, const Tensor& out) {
   check<NotImplementedError>(a.dtype() != DType::Bool, "\"abs_cpu\" not implemented for 'Bool'");
-  OpRecord rec = record(Op::Abs, "abs", a, Tensor(), out);
+  auto rec = record<Op::Abs>("abs", a, Tensor(), out);
   save_original(rec, a, out);
   return rec.finish(unary(a, out, [](TensorIter& it) { abs_stub(it); }));
 }
@@ -238,8 +241,8 @@ Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y) {
   if (c.dtype() == DType::UInt8) c = to_dtype(c, DType::Bool);
   check(c.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
         scalar_type_name(c.dtype()));
-  OpRecord rec(Op::Where, {x, y});  // WhereBackward0: the condition has no edge
-  rec.save(c);
+  OpRecord<Op::Where> rec({x, y});  // WhereBackward0: the condition has no edge
+  if (rec.active()) rec.saved().condition = c;
   IterConfig cfg;
   cfg.check_all_same_dtype = false;
   cfg.static_dtype = rt;
@@ -258,12 +261,11 @@ Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optio
     check(rt == a.dtype() || !out.defined() || !out.is_same(a),
           "result type {} can't be cast to the desired output type {}", scalar_type_name(rt), type_meta_name(a.dtype()));
   }
-  OpRecord rec = record(Op::ClampScalar, "clamp", a, Tensor(), out);  // ClampBackward1
+  auto rec = record<Op::ClampScalar>("clamp", a, Tensor(), out);  // ClampBackward1
   save_original(rec, a, out);
   if (rec.active()) {
-    rec.params().dims = {min.has_value(), max.has_value()};
-    if (min) rec.params().alpha = *min;
-    if (max) rec.params().beta = *max;
+    rec.saved().min = min;
+    rec.saved().max = max;
   }
   const Tensor self = to_dtype(a, rt);
   IterConfig c;  // build_unary_op

@@ -484,10 +484,10 @@ Tensor nonzero(const Tensor& self) {
 }
 
 Tensor index(const Tensor& self, std::span<const Tensor> indices) {
-  OpRecord rec(Op::Index, {self});
+  OpRecord<Op::Index> rec({self});
   if (rec.active()) {
-    rec.params().sizes = {self.sizes()};
-    for (const Tensor& t : indices) rec.save(t);
+    rec.saved().self_sizes = self.sizes();
+    for (const Tensor& t : indices) rec.saved().indices.emplace_back(t);
   }
   const AdvancedIndex info = make_info(self, indices);
   const Shape& shape = info.src.sizes();
@@ -542,11 +542,11 @@ const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, co
 }
 
 const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
-  OpRecord rec(Op::IndexPut, self, {value});  // IndexPutBackward0
+  OpRecord<Op::IndexPut> rec(self, {value});  // IndexPutBackward0
   if (rec.active()) {
-    rec.params().sizes = {value.sizes()};
-    rec.params().accumulate = accumulate;
-    for (const Tensor& t : indices) rec.save(t);
+    rec.saved().values_sizes = value.sizes();
+    rec.saved().accumulate = accumulate;
+    for (const Tensor& t : indices) rec.saved().indices.emplace_back(t);
   }
   index_put_impl(self, indices, value, accumulate);
   rec.finish(self);
@@ -555,11 +555,11 @@ const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, co
 
 
 Tensor index_put(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
-  OpRecord rec(Op::IndexPut, {self, value});  // IndexPutBackward0 on the out-of-place op
+  OpRecord<Op::IndexPut> rec({self, value});  // IndexPutBackward0 on the out-of-place op
   if (rec.active()) {
-    rec.params().sizes = {value.sizes()};
-    rec.params().accumulate = accumulate;
-    for (const Tensor& t : indices) rec.save(t);
+    rec.saved().values_sizes = value.sizes();
+    rec.saved().accumulate = accumulate;
+    for (const Tensor& t : indices) rec.saved().indices.emplace_back(t);
   }
   Tensor out = clone(self);
   index_put_impl(out, indices, value, accumulate);
@@ -610,7 +610,7 @@ void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Te
 }
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  OpRecord rec(Op::IndexSelect, {self});
+  OpRecord<Op::IndexSelect> rec({self});
   dim = wrap_dim(dim, self.dim());
   check<IndexError>(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
@@ -637,10 +637,10 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
                      copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
                    });
   if (rec.active()) {
-    rec.params().dim = dim;
-    rec.params().sizes = {self.sizes()};
+    rec.saved().dim = dim;
+    rec.saved().self_sizes = self.sizes();
+    rec.saved().index = index;
   }
-  rec.save(index);
   return rec.finish(out);
 }
 
@@ -666,8 +666,8 @@ void fill_masked(const Tensor& self, const Tensor& mask, const Scalar& value) {
 }  // namespace
 
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  OpRecord rec(Op::MaskedFill, self, {});  // MaskedFillBackward0: grad.masked_fill(mask, 0)
-  rec.save(mask);
+  OpRecord<Op::MaskedFill> rec(self, {});  // MaskedFillBackward0: grad.masked_fill(mask, 0)
+  if (rec.active()) rec.saved().mask = mask;
   fill_masked(self, mask, value);
   rec.finish(self);
   return self;
@@ -677,8 +677,8 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor&
   check(value.dim() == 0,
         "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
         value.dim());
-  OpRecord rec(Op::MaskedFillTensor, self, {value});  // MaskedFillBackward1
-  rec.save(mask);
+  OpRecord<Op::MaskedFillTensor> rec(self, {value});  // MaskedFillBackward1
+  if (rec.active()) rec.saved().mask = mask;
   fill_masked(self, mask, item(value));
   rec.finish(self);
   return self;
@@ -686,27 +686,27 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor&
 
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  OpRecord rec(Op::MaskedFill, {self});
+  OpRecord<Op::MaskedFill> rec({self});
   const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
   Tensor out = clone(expand(self, shape));
   masked_fill_(out, mask, value);
   reset_version(out);  // a new tensor starts at version 0, as torch's result does
-  rec.save(mask);
+  if (rec.active()) rec.saved().mask = mask;
   return rec.finish(out);
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  OpRecord rec(Op::MaskedFillTensor, {self, value});  // MaskedFillBackward1
+  OpRecord<Op::MaskedFillTensor> rec({self, value});  // MaskedFillBackward1
   const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
   Tensor out = clone(expand(self, shape));
   masked_fill_(out, mask, value);
   reset_version(out);  // a new tensor starts at version 0, as torch's result does
-  rec.save(mask);
+  if (rec.active()) rec.saved().mask = mask;
   return rec.finish(out);
 }
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
-  OpRecord rec(Op::Gather, {self});
+  OpRecord<Op::Gather> rec({self});
   dim = wrap_dim(dim, self.dim());
   // scatter_gather_dtype_check: an empty index may have any dtype.
   check(index.numel() == 0 || index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
@@ -736,10 +736,10 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
                      copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
                    });
   if (rec.active()) {
-    rec.params().dim = dim;
-    rec.params().sizes = {self.sizes()};
+    rec.saved().dim = dim;
+    rec.saved().self_sizes = self.sizes();
+    rec.saved().index = index;
   }
-  rec.save(index);
   return rec.finish(out);
 }
 
@@ -809,16 +809,18 @@ const Tensor& scatter_impl(const char* fn, const Tensor& self, int64_t dim, cons
 }
 
 // What ScatterBackward0 / ScatterAddBackward0 read: the index and the (wrapped) dim.
-void save_scatter(OpRecord& rec, const Tensor& self, int64_t dim, const Tensor& index) {
+template <Op op>
+void save_scatter(OpRecord<op>& rec, const Tensor& self, int64_t dim, const Tensor& index) {
   if (!rec.active()) return;
-  rec.params().dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-  rec.save(index);
+  rec.saved().dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  rec.saved().index = index;
 }
 
 // torch.scatter / scatter_add: the node sits on the out-of-place op (inputs self and src).
-Tensor scatter_out_of_place(Op op, const char* fn, const Tensor& self, int64_t dim, const Tensor& index,
+template <Op op>
+Tensor scatter_out_of_place(const char* fn, const Tensor& self, int64_t dim, const Tensor& index,
                             const Tensor& src, bool accumulate) {
-  OpRecord rec(op, {self, src});
+  OpRecord<op> rec({self, src});
   save_scatter(rec, self, dim, index);
   Tensor out = clone(self);
   scatter_impl(fn, out, dim, index, src, accumulate);
@@ -829,7 +831,7 @@ Tensor scatter_out_of_place(Op op, const char* fn, const Tensor& self, int64_t d
 }  // namespace
 
 const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  OpRecord rec(Op::ScatterAdd, self, {src});  // ScatterAddBackward0: self grad, src grad.gather(dim, index)
+  OpRecord<Op::ScatterAdd> rec(self, {src});  // ScatterAddBackward0: self grad, src grad.gather(dim, index)
   save_scatter(rec, self, dim, index);
   scatter_impl("scatter_add", self, dim, index, src, /*accumulate=*/true);
   rec.finish(self);
@@ -837,7 +839,7 @@ const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index,
 }
 
 const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  OpRecord rec(Op::Scatter, self, {src});  // ScatterBackward0
+  OpRecord<Op::Scatter> rec(self, {src});  // ScatterBackward0
   save_scatter(rec, self, dim, index);
   scatter_impl("scatter", self, dim, index, src, /*accumulate=*/false);
   rec.finish(self);
@@ -845,11 +847,11 @@ const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, con
 }
 
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_out_of_place(Op::Scatter, "scatter", self, dim, index, src, false);
+  return scatter_out_of_place<Op::Scatter>("scatter", self, dim, index, src, false);
 }
 
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_out_of_place(Op::ScatterAdd, "scatter_add", self, dim, index, src, true);
+  return scatter_out_of_place<Op::ScatterAdd>("scatter_add", self, dim, index, src, true);
 }
 
 }  // namespace dc

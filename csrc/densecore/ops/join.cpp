@@ -30,7 +30,7 @@ void check_shape_except_dim(const Tensor& first, const Tensor& t, int64_t dim, s
 
 Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
   check<ValueError>(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
-  OpRecord rec(Op::Cat, tensors);  // CatBackward0: grad narrowed back to each input
+  OpRecord<Op::Cat> rec(tensors);  // CatBackward0: grad narrowed back to each input
   for (size_t i = 0; i < tensors.size(); ++i)
     check(tensors[i].dim() > 0, "zero-dimensional tensor (at position {}) cannot be concatenated", i);
   DType dtype = tensors[0].dtype();
@@ -47,8 +47,8 @@ Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
   }
   dim = wrap_dim(dim, valid->dim());
   if (rec.active()) {
-    rec.params().dim = dim;
-    for (const Tensor& t : tensors) rec.params().sizes.push_back(t.sizes());
+    rec.saved().dim = dim;
+    for (const Tensor& t : tensors) rec.saved().tensors_sizes.push_back(t.sizes());
   }
   Shape sizes = valid->sizes();
   int64_t total = 0;
@@ -77,8 +77,8 @@ Tensor stack(std::span<const Tensor> tensors, int64_t dim) {
     check(tensors[i].sizes() == tensors[0].sizes(),
           "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}",
           shape_str(tensors[0].sizes()), shape_str(tensors[i].sizes()), i);
-  OpRecord rec(Op::Stack, tensors);  // StackBackward0: grad.unbind(dim)
-  if (rec.active()) rec.params().dim = dim;
+  OpRecord<Op::Stack> rec(tensors);  // StackBackward0: grad.unbind(dim)
+  if (rec.active()) rec.saved().dim = dim;
   std::vector<Tensor> unsqueezed;
   for (const Tensor& t : tensors) unsqueezed.push_back(unsqueeze(t, dim));
   return rec.finish(cat(unsqueezed, dim));

@@ -144,12 +144,16 @@ void addmm_impl(const Tensor& result, const Tensor& self, Tensor m1, Tensor m2, 
 
 // What MmBackward0 / AddmmBackward0 keep: both operands and their forward sizes and strides
 // (mm_mat1_backward picks its branch from mat1's forward strides).
-void record_mm_operands(OpRecord& rec, const Tensor& m1, const Tensor& m2) {
+template <Op op>
+void record_mm_operands(OpRecord<op>& rec, const Tensor& m1, const Tensor& m2) {
   if (!rec.active()) return;
-  rec.params().sizes = {m1.sizes(), m2.sizes()};
-  rec.params().strides = {m1.strides(), m2.strides()};
-  rec.save(m1);
-  rec.save(m2);
+  auto& s = rec.saved();
+  s.mat1_sizes = m1.sizes();
+  s.mat2_sizes = m2.sizes();
+  s.mat1_strides = m1.strides();
+  s.mat2_strides = m2.strides();
+  s.mat1 = m1;
+  s.mat2 = m2;
 }
 
 void check_mm_shapes(const Tensor& m1, const Tensor& m2) {
@@ -163,7 +167,7 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   check(self.dim() == 2, "self must be a matrix");
   check(mat2.dim() == 2, "mat2 must be a matrix");
   check_mm_shapes(self, mat2);
-  OpRecord rec(Op::Mm, {self, mat2});
+  OpRecord<Op::Mm> rec({self, mat2});
   const Shape out_shape{self.sizes()[0], mat2.sizes()[1]};
   Tensor result = Tensor::empty(out_shape, self.dtype());
   addmm_impl(result, result, self, mat2, Scalar::from_int(0), Scalar::from_int(1));
@@ -180,14 +184,14 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   check(mat1.dim() == 2, "mat1 must be a matrix, got {}-D tensor", mat1.dim());
   check(mat2.dim() == 2, "mat2 must be a matrix, got {}-D tensor", mat2.dim());
   check_mm_shapes(mat1, mat2);
-  OpRecord rec(Op::Addmm, {self, mat1, mat2});
+  OpRecord<Op::Addmm> rec({self, mat1, mat2});
   const Shape out_shape{mat1.sizes()[0], mat2.sizes()[1]};
   Tensor result = Tensor::empty(out_shape, mat1.dtype());
   addmm_impl(result, expand(self, out_shape), mat1, mat2, beta, alpha);
   record_mm_operands(rec, mat1, mat2);
   if (rec.active()) {
-    rec.params().alpha = alpha;
-    rec.params().beta = beta;
+    rec.saved().alpha = alpha;
+    rec.saved().beta = beta;
   }
   return rec.finish(result);
 }
@@ -238,10 +242,12 @@ bool contiguous_or_transposed(const Tensor& t) {
 }  // namespace
 
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
-  OpRecord rec(Op::Bmm, {self, mat2});
+  OpRecord<Op::Bmm> rec({self, mat2});
   Tensor r = bmm_impl(self, mat2);
-  rec.save(self);
-  rec.save(mat2);
+  if (rec.active()) {
+    rec.saved().self = self;
+    rec.saved().mat2 = mat2;
+  }
   return rec.finish(r);
 }
 
@@ -284,10 +290,12 @@ Tensor bmm_impl(const Tensor& self, const Tensor& mat2) {
 }
 
 Tensor mv(const Tensor& self, const Tensor& vec) {
-  OpRecord rec(Op::Mv, {self, vec});
+  OpRecord<Op::Mv> rec({self, vec});
   Tensor r = mv_impl(self, vec);
-  rec.save(self);
-  rec.save(vec);
+  if (rec.active()) {
+    rec.saved().self = self;
+    rec.saved().vec = vec;
+  }
   return rec.finish(r);
 }
 
@@ -324,10 +332,12 @@ Tensor mv_impl(const Tensor& self, const Tensor& vec) {
 }
 
 Tensor dot(const Tensor& self, const Tensor& other) {
-  OpRecord rec(Op::Dot, {self, other});
+  OpRecord<Op::Dot> rec({self, other});
   Tensor r = dot_impl(self, other);
-  rec.save(self);
-  rec.save(other);
+  if (rec.active()) {
+    rec.saved().self = self;
+    rec.saved().tensor = other;
+  }
   return rec.finish(r);
 }
 

@@ -114,14 +114,16 @@ Tensor softmax_backward_impl(const Tensor& grad_, const Tensor& output_, int64_t
 
 std::pair<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target, const Tensor& weight,
                                            int64_t reduction, int64_t ignore_index) {
-  OpRecord rec(Op::NllLoss, {self});
+  OpRecord<Op::NllLoss> rec({self});
   auto [out, total_weight] = nll_loss_forward_impl(self, target, weight, reduction, ignore_index);
   if (rec.active()) {
-    rec.params().dims = {reduction, ignore_index};
-    rec.save(self);
-    rec.save(target);
-    rec.save(weight);
-    rec.save(total_weight);
+    auto& s = rec.saved();
+    s.reduction = reduction;
+    s.ignore_index = ignore_index;
+    s.self = self;
+    s.target = target;
+    s.weight = weight;
+    s.total_weight = total_weight;
   }
   return {rec.finish(out), total_weight};
 }
@@ -174,14 +176,14 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   const Reduction r = to_reduction(reduction);
-  OpRecord rec(Op::MseLoss, {self, target});
+  OpRecord<Op::MseLoss> rec({self, target});
   const Tensor d = sub(self, target, Scalar::from_int(1));
   const Tensor loss = mul(d, d);  // mse_kernel: diff * diff
   Tensor out = r == Reduction::None ? loss : r == Reduction::Mean ? mean(loss) : sum(loss);
   if (rec.active()) {
-    rec.params().dims = {reduction};
-    rec.save(self);
-    rec.save(target);
+    rec.saved().reduction = reduction;
+    rec.saved().self = self;
+    rec.saved().target = target;
   }
   return rec.finish(out);
 }

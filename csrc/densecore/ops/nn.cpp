@@ -102,7 +102,7 @@ bool gelu_is_tanh(std::string_view approximate) {
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq) {
   check(weight.dim() == 2, "'weight' must be 2-D");
   check_indices(indices, "embedding", 1);
-  OpRecord rec(Op::Embedding, {weight});
+  OpRecord<Op::Embedding> rec({weight});
   Tensor out;
   if (indices.dim() == 1) {
     out = index_select(weight, 0, indices);
@@ -113,9 +113,11 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
     out = view(index_select(weight, 0, reshape(indices, flat)), size);
   }
   if (rec.active()) {
-    rec.save(indices);
-    rec.params().dims = {weight.size(0), padding_idx};
-    rec.params().keepdim = scale_grad_by_freq;
+    auto& s = rec.saved();
+    s.indices = indices;
+    s.num_weights = weight.size(0);
+    s.padding_idx = padding_idx;
+    s.scale_grad_by_freq = scale_grad_by_freq;
   }
   return rec.finish(out);
 }
@@ -162,7 +164,7 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, std::s
     if (p->defined())
       check(p->dtype() == input.dtype(), "expected scalar type {} but found {}", scalar_type_name(input.dtype()),
             scalar_type_name(p->dtype()));
-  OpRecord rec(Op::NativeLayerNorm, {input, weight, bias});
+  OpRecord<Op::NativeLayerNorm> rec({input, weight, bias});
   const Tensor X = contiguous(input);
   const Tensor gamma = weight.defined() ? contiguous(weight) : Tensor();
   const Tensor beta = bias.defined() ? contiguous(bias) : Tensor();
@@ -178,12 +180,13 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, std::s
   mean = view(mean, stat);
   rstd = view(rstd, stat);
   if (rec.active()) {
-    rec.save(input);
-    rec.save(weight);
-    rec.save(bias);
-    rec.save(mean, /*is_output=*/true);
-    rec.save(rstd, /*is_output=*/true);
-    rec.params().dims.assign(normalized_shape.begin(), normalized_shape.end());
+    auto& s = rec.saved();
+    s.input = input;
+    s.weight = weight;
+    s.bias = bias;
+    s.mean = saved_output(mean);
+    s.rstd = saved_output(rstd);
+    s.normalized_shape.assign(normalized_shape.begin(), normalized_shape.end());
     const Tensor outs[] = {Y, mean, rstd};
     rec.finish(outs);
   }
@@ -224,7 +227,7 @@ Tensor layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape
 Tensor gelu(const Tensor& x, std::string_view approximate) {
   const bool tanh = gelu_is_tanh(approximate);
   check_float_kernel(x.dtype(), "GeluKernelImpl");
-  OpRecord rec(Op::Gelu, {x});
+  OpRecord<Op::Gelu> rec({x});
   Tensor out;
   if (use_onednn_gelu(x, tanh)) {
     out = empty(x.sizes(), x.dtype());
@@ -237,8 +240,8 @@ Tensor gelu(const Tensor& x, std::string_view approximate) {
     out = iter.output();
   }
   if (rec.active()) {
-    rec.save(x);
-    rec.params().keepdim = tanh;
+    rec.saved().self = x;
+    rec.saved().approximate_tanh = tanh;
   }
   return rec.finish(out);
 }

@@ -37,17 +37,18 @@ Tensor run(const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kerne
 }
 
 /// Records op over (self, others...); out == self is in-place, another out is not differentiable.
-OpRecord record(Op op, const char* name, const Tensor& self, std::initializer_list<Tensor> others, const Tensor& out) {
+template <Op op>
+OpRecord<op> record(const char* name, const Tensor& self, std::initializer_list<Tensor> others, const Tensor& out) {
   if (out.defined() && !out.is_same(self)) {
     bool any = requires_grad(self) || requires_grad(out);
     for (const Tensor& t : others) any = any || requires_grad(t);
     check(!is_grad_enabled() || !any, "{}(): functions with out=... arguments don't support automatic "
           "differentiation, but one of the arguments requires grad.", name);
-    return OpRecord(op, {});
+    return OpRecord<op>({});
   }
-  if (out.defined()) return OpRecord(op, self, others);
-  if (others.size() == 1) return OpRecord(op, {self, *others.begin()});
-  return OpRecord(op, {self, *others.begin(), *(others.begin() + 1)});
+  if (out.defined()) return OpRecord<op>(self, others);
+  if (others.size() == 1) return OpRecord<op>({self, *others.begin()});
+  return OpRecord<op>({self, *others.begin(), *(others.begin() + 1)});
 }
 
 }  // namespace
@@ -58,17 +59,17 @@ Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight, const T
                                           "long int", "c10::Half", "c10::BFloat16", "float", "double"};
   check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", kMeta[int(self.dtype())],
         kMeta[int(end.dtype())]);
-  OpRecord rec = record(Op::Lerp, "lerp", self, {end}, out);
-  if (rec.active()) rec.params().alpha = weight;
+  auto rec = record<Op::Lerp>("lerp", self, {end}, out);
+  if (rec.active()) rec.saved().weight = weight;
   return rec.finish(run(out, {self, end}, [&](TensorIter& it) { lerp_scalar_stub(it, weight); }));
 }
 
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
-  OpRecord rec = record(Op::Addcmul, "addcmul", self, {t1, t2}, out);
+  auto rec = record<Op::Addcmul>("addcmul", self, {t1, t2}, out);
   if (rec.active()) {
-    rec.params().alpha = value;
-    rec.save(t1);
-    rec.save(t2);
+    rec.saved().value = value;
+    rec.saved().tensor1 = t1;
+    rec.saved().tensor2 = t2;
   }
   return rec.finish(run(out, {self, t1, t2}, [&](TensorIter& it) { addcmul_stub(it, value); }));
 }
@@ -80,11 +81,11 @@ Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Sca
         "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
         "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
         "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
-  OpRecord rec = record(Op::Addcdiv, "addcdiv", self, {t1, t2}, out);
+  auto rec = record<Op::Addcdiv>("addcdiv", self, {t1, t2}, out);
   if (rec.active()) {
-    rec.params().alpha = value;
-    rec.save(t1);
-    rec.save(t2);
+    rec.saved().value = value;
+    rec.saved().tensor1 = t1;
+    rec.saved().tensor2 = t2;
   }
   return rec.finish(run(out, {self, t1, t2}, [&](TensorIter& it) { addcdiv_stub(it, value); }));
 }
@@ -131,14 +132,15 @@ Tensor vector_norm_impl(const Tensor& x, double ord, std::span<const int64_t> di
 }  // namespace
 
 Tensor vector_norm(const Tensor& x, double ord, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
-  OpRecord rec(Op::LinalgVectorNorm, {x});  // LinalgVectorNormBackward0 saves self and the result
+  OpRecord<Op::LinalgVectorNorm> rec({x});  // LinalgVectorNormBackward0 saves self and the result
   Tensor out = vector_norm_impl(x, ord, dims, keepdim, dtype);
   if (rec.active()) {
-    rec.params().ord = ord;
-    rec.params().dims.assign(dims.begin(), dims.end());
-    rec.params().keepdim = keepdim;
-    rec.save(x);
-    rec.save(out, /*is_output=*/true);
+    auto& s = rec.saved();
+    s.ord = ord;
+    s.dim.assign(dims.begin(), dims.end());
+    s.keepdim = keepdim;
+    s.self = x;
+    s.result = saved_output(out);
   }
   return rec.finish(out);
 }

@@ -118,10 +118,10 @@ Strided2d as_2d(const Tensor& t) {
 
 // An in-place random fill recorded for autograd: self's old value does not reach the result, so its
 // node (UniformBackward0, NormalBackward0, ...) gives zeros. `others` are further inputs (bernoulli_'s p).
-template <class F>
-const Tensor& recorded_fill(Op op, int overload, const Tensor& self, std::initializer_list<Tensor> others, F&& fill) {
-  OpRecord rec(op, self, others);
-  if (rec.active()) rec.params().overload = overload;
+template <Op op, class F>
+const Tensor& recorded_fill(int overload, const Tensor& self, std::initializer_list<Tensor> others, F&& fill) {
+  OpRecord<op> rec(self, others);
+  rec.set_overload(overload);
   fill();
   rec.finish(self);
   return self;
@@ -167,7 +167,7 @@ const Tensor& random_from_to(const Tensor& self, int64_t from, std::optional<int
 }  // namespace
 
 const Tensor& uniform_(const Tensor& self, double from, double to, const Generator& gen) {
-  return recorded_fill(Op::Uniform, 0, self, {}, [&]() -> const Tensor& {
+  return recorded_fill<Op::Uniform>(0, self, {}, [&]() -> const Tensor& {
     const DType t = self.dtype();
     const FloatLimits l = float_limits(t, "check_uniform_bounds");
     check(from >= l.lowest && from <= l.max, "from is out of bounds for {}", dtype_name(t));
@@ -182,7 +182,7 @@ const Tensor& uniform_(const Tensor& self, double from, double to, const Generat
 }
 
 const Tensor& normal_(const Tensor& self, double mean, double std, const Generator& gen) {
-  return recorded_fill(Op::Normal, 0, self, {}, [&]() -> const Tensor& {
+  return recorded_fill<Op::Normal>(0, self, {}, [&]() -> const Tensor& {
     check(std >= 0.0, "normal expects std >= 0.0, but found std {}", std);
     const bool contiguous = self.is_contiguous();
     return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
@@ -192,22 +192,22 @@ const Tensor& normal_(const Tensor& self, double mean, double std, const Generat
 }
 
 const Tensor& random_(const Tensor& self, const Generator& gen) {
-  return recorded_fill(Op::Random, 2, self, {}, [&]() -> const Tensor& {
+  return recorded_fill<Op::Random>(2, self, {}, [&]() -> const Tensor& {
     return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { random_stub(it, g); });
   });
 }
 
 const Tensor& random_(const Tensor& self, int64_t from, std::optional<int64_t> to_opt,
                       const Generator& gen) {
-  return recorded_fill(Op::Random, 0, self, {}, [&]() -> const Tensor& { return random_from_to(self, from, to_opt, gen); });
+  return recorded_fill<Op::Random>(0, self, {}, [&]() -> const Tensor& { return random_from_to(self, from, to_opt, gen); });
 }
 
 const Tensor& random_to_(const Tensor& self, int64_t to, const Generator& gen) {
-  return recorded_fill(Op::Random, 1, self, {}, [&]() -> const Tensor& { return random_from_to(self, 0, to, gen); });
+  return recorded_fill<Op::Random>(1, self, {}, [&]() -> const Tensor& { return random_from_to(self, 0, to, gen); });
 }
 
 const Tensor& bernoulli_(const Tensor& self, double p, const Generator& gen) {
-  return recorded_fill(Op::Bernoulli, 2, self, {}, [&]() -> const Tensor& {
+  return recorded_fill<Op::Bernoulli>(2, self, {}, [&]() -> const Tensor& {
     check(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
     return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
       bernoulli_scalar_stub(it, p, g);
@@ -216,7 +216,7 @@ const Tensor& bernoulli_(const Tensor& self, double p, const Generator& gen) {
 }
 
 const Tensor& bernoulli_(const Tensor& self, const Tensor& p, const Generator& gen) {
-  return recorded_fill(Op::Bernoulli, 1, self, {p}, [&]() -> const Tensor& {
+  return recorded_fill<Op::Bernoulli>(1, self, {p}, [&]() -> const Tensor& {
     if (self.numel() != 0) {
       // expand_inplace(self, p): p must broadcast to self's shape.
       const std::vector<int64_t> shape = broadcast_shapes(self.sizes(), p.sizes());
@@ -237,7 +237,7 @@ const Tensor& bernoulli_(const Tensor& self, const Tensor& p, const Generator& g
 }
 
 const Tensor& exponential_(const Tensor& self, double lambd, const Generator& gen) {
-  return recorded_fill(Op::Exponential, 0, self, {}, [&]() -> const Tensor& {
+  return recorded_fill<Op::Exponential>(0, self, {}, [&]() -> const Tensor& {
     check(lambd > 0.0, "exponential_ expects lambda > 0.0, but found lambda={}", lambd);
     if (!is_floating(self.dtype()))
       throw Error(dc::format("Exponential distribution is a continuous probability distribution. "
@@ -250,15 +250,15 @@ const Tensor& exponential_(const Tensor& self, double lambd, const Generator& ge
 }
 
 Tensor bernoulli(const Tensor& p, const Generator& gen) {
-  OpRecord rec(Op::Bernoulli, {p});  // BernoulliBackward0: zeros for p
+  OpRecord<Op::Bernoulli> rec({p});  // BernoulliBackward0: zeros for p
   Tensor out = empty(p.sizes(), p.dtype());
   bernoulli_(out, p, gen);
   return rec.finish(out);
 }
 
 Tensor bernoulli(const Tensor& self, double p, const Generator& gen) {
-  OpRecord rec(Op::NotImplemented, {self});  // torch has no derivative for bernoulli.p
-  if (rec.active()) rec.params().not_implemented_op = "bernoulli";
+  OpRecord<Op::NotImplemented> rec({self});  // torch has no derivative for bernoulli.p
+  if (rec.active()) rec.saved().op_name = "bernoulli";
   Tensor out = empty(self.sizes(), self.dtype());
   bernoulli_(out, p, gen);
   return rec.finish(out);

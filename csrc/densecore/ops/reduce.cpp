@@ -187,57 +187,65 @@ Tensor softmax_impl(const Tensor& t, int64_t dim, std::optional<DType> dtype, bo
 }
 
 /// What SumBackward / MeanBackward read: the input sizes, the dims as given, keepdim.
-void record_reduction(OpRecord& rec, const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+template <Op op>
+void record_reduction(OpRecord<op>& rec, const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
   if (!rec.active()) return;
-  rec.params().sizes = {t.sizes()};
-  rec.params().dims.assign(dims.begin(), dims.end());
-  rec.params().keepdim = keepdim;
-  rec.params().overload = dims.empty() ? 0 : 1;  // SumBackward1 / MeanBackward1: the dim overloads
+  rec.saved().self_sizes = t.sizes();
+  rec.saved().dim.assign(dims.begin(), dims.end());
+  rec.saved().keepdim = keepdim;
+  rec.set_overload(dims.empty() ? 0 : 1);  // SumBackward1 / MeanBackward1: the dim overloads
 }
 
 /// SoftmaxBackward0 / LogSoftmaxBackward0 save the result and the dim. With dtype= the node's input
 /// is `t`; the engine casts the gradient back to t's dtype as ToCopyBackward0 would.
-Tensor record_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool log) {
-  OpRecord rec(log ? Op::LogSoftmax : Op::Softmax, {t});
-  Tensor out = softmax_impl(t, dim, dtype, log);
+template <Op op>
+Tensor record_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
+  OpRecord<op> rec({t});
+  Tensor out = softmax_impl(t, dim, dtype, /*log=*/op == Op::LogSoftmax);
   if (rec.active()) {
-    rec.params().dim = dim;
-    rec.save(out, /*is_output=*/true);
+    rec.saved().dim = dim;
+    rec.saved().result = saved_output(out);
   }
   return rec.finish(out);
 }
 
+
 /// AmaxBackward0 / AminBackward0 save self, the result, the dims and keepdim.
-Tensor record_amax_amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim, bool is_max) {
-  OpRecord rec(is_max ? Op::Amax : Op::Amin, {t});
-  Tensor out = amax_amin(t, dims, keepdim, is_max);
+template <Op op>
+Tensor record_amax_amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
+  OpRecord<op> rec({t});
+  Tensor out = amax_amin(t, dims, keepdim, /*is_max=*/op == Op::Amax);
   if (rec.active()) {
-    rec.params().dims.assign(dims.begin(), dims.end());
-    rec.params().keepdim = keepdim;
-    rec.save(t);
-    rec.save(out, /*is_output=*/true);
+    rec.saved().dim.assign(dims.begin(), dims.end());
+    rec.saved().keepdim = keepdim;
+    rec.saved().self = t;
+    rec.saved().result = saved_output(out);
   }
   return rec.finish(out);
 }
 
 /// MaxBackward1 / MinBackward1 save self and the result.
-Tensor record_all_reduce(const Tensor& t, bool is_max) {
-  OpRecord rec(is_max ? Op::MaxAll : Op::MinAll, {t});
-  Tensor out = all_reduce(t, is_max);
-  rec.save(t);
-  rec.save(out, /*is_output=*/true);
+template <Op op>
+Tensor record_all_reduce(const Tensor& t) {
+  OpRecord<op> rec({t});
+  Tensor out = all_reduce(t, /*is_max=*/op == Op::MaxAll);
+  if (rec.active()) {
+    rec.saved().self = t;
+    rec.saved().result = saved_output(out);
+  }
   return rec.finish(out);
 }
 
 /// MaxBackward0 / MinBackward0 save the indices, the input sizes, dim and keepdim.
-std::pair<Tensor, Tensor> record_max_min_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max) {
-  OpRecord rec(is_max ? Op::MaxDim : Op::MinDim, {t});
-  auto [values, indices] = max_min_dim(t, dim, keepdim, is_max);
+template <Op op>
+std::pair<Tensor, Tensor> record_max_min_dim(const Tensor& t, int64_t dim, bool keepdim) {
+  OpRecord<op> rec({t});
+  auto [values, indices] = max_min_dim(t, dim, keepdim, /*is_max=*/op == Op::MaxDim);
   if (rec.active()) {
-    rec.params().dim = wrap_dim(dim, t.dim());
-    rec.params().keepdim = keepdim;
-    rec.params().sizes = {t.sizes()};
-    rec.save(indices, /*is_output=*/true);
+    rec.saved().dim = wrap_dim(dim, t.dim());
+    rec.saved().keepdim = keepdim;
+    rec.saved().self_sizes = t.sizes();
+    rec.saved().indices = saved_output(indices);
   }
   const Tensor outs[] = {values, indices};
   rec.finish(outs);
@@ -248,7 +256,7 @@ std::pair<Tensor, Tensor> record_max_min_dim(const Tensor& t, int64_t dim, bool 
 
 Tensor sum(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
   const std::vector<bool> mask = make_dim_mask(dims, t.dim());
-  OpRecord rec(Op::Sum, {t});  // SumBackward0 / SumBackward1
+  OpRecord<Op::Sum> rec({t});  // SumBackward0 / SumBackward1
   Tensor result = Tensor::empty(reduction_shape(t, mask, keepdim), sum_dtype(t, dtype));
   sum_into(result, t, dims, keepdim);
   record_reduction(rec, t, dims, keepdim);
@@ -267,7 +275,7 @@ Tensor mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::o
     for (int64_t d : dims) dim_prod *= t.size(d);
   // BF16/FP16: cast_fp32 -> sum -> div -> cast back (ReduceOps.cpp mean_out).
   const bool half = itemsize(in_dtype) == 2;
-  OpRecord rec(Op::Mean, {t});  // MeanBackward0 / MeanBackward1
+  OpRecord<Op::Mean> rec({t});  // MeanBackward0 / MeanBackward1
   record_reduction(rec, t, dims, keepdim);
   Tensor acc = Tensor::empty(reduction_shape(t, mask, keepdim), half ? DType::Float32 : in_dtype);
   sum_into(acc, t, dims, keepdim);
@@ -278,19 +286,19 @@ Tensor mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::o
   return rec.finish(result);
 }
 
-Tensor amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { return record_amax_amin(t, dims, keepdim, true); }
+Tensor amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { return record_amax_amin<Op::Amax>(t, dims, keepdim); }
 Tensor amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
-  return record_amax_amin(t, dims, keepdim, false);
+  return record_amax_amin<Op::Amin>(t, dims, keepdim);
 }
-Tensor max(const Tensor& t) { return record_all_reduce(t, true); }
-Tensor min(const Tensor& t) { return record_all_reduce(t, false); }
-std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim(t, dim, keepdim, true); }
-std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim(t, dim, keepdim, false); }
+Tensor max(const Tensor& t) { return record_all_reduce<Op::MaxAll>(t); }
+Tensor min(const Tensor& t) { return record_all_reduce<Op::MinAll>(t); }
+std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim<Op::MaxDim>(t, dim, keepdim); }
+std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim<Op::MinDim>(t, dim, keepdim); }
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, true); }
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, false); }
-Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) { return record_softmax(t, dim, dtype, false); }
+Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) { return record_softmax<Op::Softmax>(t, dim, dtype); }
 Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
-  return record_softmax(t, dim, dtype, true);
+  return record_softmax<Op::LogSoftmax>(t, dim, dtype);
 }
 
 Tensor sum_to_size(const Tensor& t, std::span<const int64_t> shape) {

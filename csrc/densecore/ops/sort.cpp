@@ -34,7 +34,7 @@ std::pair<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim_, bool
   const int64_t dim = wrap_dim(dim_, self.dim());
   check(k >= 0 && k <= (self.dim() > 0 ? self.size(dim) : 1), "selected index k out of range");
   check(self.dtype() != DType::Bool, "topk does not support bool dtypes on CPU");
-  OpRecord rec(Op::Topk, {self});
+  OpRecord<Op::Topk> rec({self});
   Tensor values, indices;
   if (self.dim() == 0) {  // topk_out_cpu copies a 0-dim input (even for k == 0, as the meta keeps its shape)
     values = Tensor::empty(Shape{}, self.dtype());
@@ -44,9 +44,9 @@ std::pair<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim_, bool
     std::tie(values, indices) = topk_along(self, k, dim, largest, sorted);
   }
   if (rec.active()) {
-    rec.params().dim = dim;
-    rec.params().sizes = {self.sizes()};
-    rec.save(indices);
+    rec.saved().dim = dim;
+    rec.saved().self_sizes = self.sizes();
+    rec.saved().indices = indices;
   }
   return {rec.finish(values), indices};
 }

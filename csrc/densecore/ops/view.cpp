@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <type_traits>
 
 #include "densecore/autograd/function.h"
 #include "densecore/autograd/views.h"
@@ -20,21 +21,27 @@ int64_t product(std::span<const int64_t> v) {
 int64_t ndim_of(const Layout& l) { return static_cast<int64_t>(l.sizes.size()); }
 
 // A view recorded for autograd as torch's ViewBackward0, TransposeBackward0, ... (derivatives.yaml
-// rows of the view ops): node `op` with input t, the input's sizes, and `dims` / `dim` for the row.
-Tensor recorded_view(Op op, const Tensor& t, const Layout& l, std::vector<int64_t> dims = {}, int64_t dim = 0) {
+// rows of the view ops): node `op` with input t. Rows that keep the input's sizes get them here;
+// `fill` sets the rest of the row's saved state (dims, start, ...).
+template <Op op, class Fill>
+Tensor recorded_view(const Tensor& t, const Layout& l, Fill&& fill) {
   // _unsafe_view shares storage but is not a view for autograd: its result is a fresh tensor there
   // (an in-place op on it is recorded directly, not through CopySlices), as in torch.
   const bool tracked = op != Op::UnsafeView;
   const bool grad_mode = is_grad_enabled();
-  OpRecord rec(op, {t});
+  OpRecord<op> rec({t});
   if (rec.active()) {
-    rec.params().sizes = {t.sizes()};
-    rec.params().dims = std::move(dims);
-    rec.params().dim = dim;
+    if constexpr (std::is_base_of_v<SavedSelfSizes, Saved<op>>) rec.saved().self_sizes = t.sizes();
+    fill(rec.saved());
   }
   Tensor v = rec.finish(make_view(t, l));
   if (tracked) mark_view(t, v, grad_mode ? CreationMeta::Default : CreationMeta::NoGradMode);
   return v;
+}
+
+template <Op op>
+Tensor recorded_view(const Tensor& t, const Layout& l) {
+  return recorded_view<op>(t, l, [](Saved<op>&) {});
 }
 
 }  // namespace
@@ -320,11 +327,11 @@ std::vector<int64_t> movedim_order(int64_t n, std::span<const int64_t> src, std:
 // ---------------------------------------------------------------- tensors
 
 Tensor view(const Tensor& t, std::span<const int64_t> shape) {
-  return recorded_view(Op::View, t, view_layout(layout_of(t), shape));
+  return recorded_view<Op::View>(t, view_layout(layout_of(t), shape));
 }
 
 Tensor unsafe_view(const Tensor& t, std::span<const int64_t> shape) {
-  return recorded_view(Op::UnsafeView, t, view_layout(layout_of(t), shape));
+  return recorded_view<Op::UnsafeView>(t, view_layout(layout_of(t), shape));
 }
 
 Tensor view_dtype(const Tensor& t, DType dtype) {
@@ -371,7 +378,7 @@ Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.size
 Tensor reshape(const Tensor& t, std::span<const int64_t> shape) {
   const Shape sizes = infer_size(shape, t.numel());
   if (auto strides = compute_stride(t.sizes(), t.strides(), sizes))
-    return recorded_view(Op::View, t, {sizes, std::move(*strides), t.storage_offset()});
+    return recorded_view<Op::View>(t, {sizes, std::move(*strides), t.storage_offset()});
   // Not viewable: _unsafe_view(clone(self)), nodes CloneBackward0 + UnsafeViewBackward0.
   Tensor copy = clone(t);
   reset_version(copy);
@@ -380,12 +387,15 @@ Tensor reshape(const Tensor& t, std::span<const int64_t> shape) {
 
 Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
   const Layout l = transpose_layout(layout_of(t), dim0, dim1);
-  return recorded_view(Op::Transpose, t, l, {dim0, dim1});
+  return recorded_view<Op::Transpose>(t, l, [&](auto& s) {
+    s.dim0 = dim0;
+    s.dim1 = dim1;
+  });
 }
 
 Tensor t_(const Tensor& t) {
   check(t.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is {}D", t.dim());
-  return recorded_view(Op::T, t, transpose_layout(layout_of(t), 0, t.dim() < 2 ? 0 : 1));
+  return recorded_view<Op::T>(t, transpose_layout(layout_of(t), 0, t.dim() < 2 ? 0 : 1));
 }
 
 Tensor T(const Tensor& t) {
@@ -405,31 +415,31 @@ Tensor permute(const Tensor& t, std::span<const int64_t> dims) {
   const Layout l = permute_layout(layout_of(t), dims);
   std::vector<int64_t> wrapped;
   for (int64_t d : dims) wrapped.push_back(wrap_dim(d, t.dim()));
-  return recorded_view(Op::Permute, t, l, std::move(wrapped));
+  return recorded_view<Op::Permute>(t, l, [&](auto& s) { s.dims = std::move(wrapped); });
 }
 
 Tensor expand(const Tensor& t, std::span<const int64_t> sizes) {
-  return recorded_view(Op::Expand, t, expand_layout(layout_of(t), sizes, type_and_sizes_str(t)));
+  return recorded_view<Op::Expand>(t, expand_layout(layout_of(t), sizes, type_and_sizes_str(t)));
 }
 
 Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
 
-Tensor squeeze(const Tensor& t) { return recorded_view(Op::Squeeze, t, squeeze_layout(layout_of(t))); }
+Tensor squeeze(const Tensor& t) { return recorded_view<Op::Squeeze>(t, squeeze_layout(layout_of(t))); }
 
 Tensor squeeze(const Tensor& t, std::span<const int64_t> dims) {
   const Layout l = squeeze_layout(layout_of(t), dims);
-  return recorded_view(Op::SqueezeDims, t, l, std::vector<int64_t>(dims.begin(), dims.end()));
+  return recorded_view<Op::SqueezeDims>(t, l, [&](auto& s) { s.dim.assign(dims.begin(), dims.end()); });
 }
 
 Tensor squeeze_dim(const Tensor& t, int64_t dim) {
   const int64_t one[] = {dim};
   const Layout l = squeeze_layout(layout_of(t), one);
-  return recorded_view(Op::SqueezeDim, t, l, {}, dim);
+  return recorded_view<Op::SqueezeDim>(t, l, [&](auto& s) { s.dim = dim; });
 }
 
 Tensor unsqueeze(const Tensor& t, int64_t dim) {
   const Layout l = unsqueeze_layout(layout_of(t), dim);
-  return recorded_view(Op::Unsqueeze, t, l, {}, wrap_dim(dim, t.dim() + 1));
+  return recorded_view<Op::Unsqueeze>(t, l, [&](auto& s) { s.dim = wrap_dim(dim, t.dim() + 1); });
 }
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
@@ -476,34 +486,48 @@ Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::op
              int64_t step) {
   const Layout l = slice_layout(layout_of(t), dim, start, end, step);
   // slice_backward re-slices zeros with the same arguments, so the same region is written.
-  return recorded_view(Op::Slice, t, l, {start.value_or(0), end.value_or(INT64_MAX), step}, wrap_dim(dim, t.dim()));
+  return recorded_view<Op::Slice>(t, l, [&](auto& s) {
+    s.dim = wrap_dim(dim, t.dim());
+    s.start = start.value_or(0);
+    s.end = end.value_or(INT64_MAX);
+    s.step = step;
+  });
 }
 
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   const Layout l = narrow_layout(layout_of(t), dim, start, length);  // checks as torch's narrow
   dim = wrap_dim(dim, t.dim());
   if (start < 0) start += t.size(dim);
-  return recorded_view(Op::Slice, t, l, {start, start + length, 1}, dim);  // narrow is slice in torch
+  return recorded_view<Op::Slice>(t, l, [&](auto& s) {  // narrow is slice in torch
+    s.dim = dim;
+    s.start = start;
+    s.end = start + length;
+    s.step = 1;
+  });
 }
 
 Tensor select(const Tensor& t, int64_t dim, int64_t index) {
   const Layout l = select_layout(layout_of(t), dim, index);
   dim = wrap_dim(dim, t.dim());
   if (index < 0) index += t.size(dim);
-  return recorded_view(Op::Select, t, l, {index}, dim);
+  return recorded_view<Op::Select>(t, l, [&](auto& s) {
+    s.dim = dim;
+    s.index = index;
+  });
 }
 
 namespace {
 
 // Records the views of split / split_with_sizes / unbind as ONE multi-output node.
-std::vector<Tensor> record_multi(Op op, const Tensor& t, std::vector<Tensor> outs, std::vector<int64_t> sizes,
+template <Op op>
+std::vector<Tensor> record_multi(const Tensor& t, std::vector<Tensor> outs, std::vector<int64_t> split_sizes,
                                  int64_t dim) {
   const CreationMeta creation = is_grad_enabled() ? CreationMeta::MultiOutputNode : CreationMeta::NoGradMode;
-  OpRecord rec(op, {t});
+  OpRecord<op> rec({t});
   if (rec.active()) {
-    rec.params().sizes = {t.sizes()};
-    rec.params().dims = std::move(sizes);
-    rec.params().dim = dim;
+    rec.saved().self_sizes = t.sizes();
+    if constexpr (op != Op::Unbind) rec.saved().split_sizes = std::move(split_sizes);
+    rec.saved().dim = dim;
   }
   std::vector<Tensor> fresh;  // the views were made with grad mode off: new handles get the node
   for (const Tensor& o : outs) fresh.push_back(make_view(o, layout_of(o)));
@@ -536,7 +560,7 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
       out.push_back(narrow(t, dim, i * split_size, i == num_splits - 1 ? last : split_size));
   }
   std::vector<int64_t> split_sizes = sizes_along(out, dim);
-  return record_multi(Op::Split, t, std::move(out), std::move(split_sizes), dim);
+  return record_multi<Op::Split>(t, std::move(out), std::move(split_sizes), dim);
 }
 
 std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim) {
@@ -563,7 +587,7 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> s
       start += s;
     }
   }
-  return record_multi(Op::SplitWithSizes, t, std::move(out), std::vector<int64_t>(sizes.begin(), sizes.end()), dim);
+  return record_multi<Op::SplitWithSizes>(t, std::move(out), std::vector<int64_t>(sizes.begin(), sizes.end()), dim);
 }
 
 std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
@@ -585,7 +609,7 @@ std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
     GradModeGuard no_grad(false);
     for (int64_t i = 0; i < t.size(dim); ++i) out.push_back(select(t, dim, i));
   }
-  return record_multi(Op::Unbind, t, std::move(out), {}, dim);
+  return record_multi<Op::Unbind>(t, std::move(out), {}, dim);
 }
 
 Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<const int64_t> strides,
@@ -601,11 +625,15 @@ Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<con
   // does for every view; here first so that nothing is recorded for a failing call.
   check_in_bounds_for_storage(sizes, strides, off, t.itemsize(), t.storage()->nbytes());
   const bool grad_mode = is_grad_enabled();
-  OpRecord rec(Op::AsStrided, {t});  // AsStridedBackward0: as_strided_backward onto t's geometry
+  OpRecord<Op::AsStrided> rec({t});  // AsStridedBackward0: as_strided_backward onto t's geometry
   if (rec.active()) {
-    rec.params().sizes = {t.sizes(), Shape(sizes.begin(), sizes.end())};
-    rec.params().strides = {t.strides(), Strides(strides.begin(), strides.end())};
-    rec.params().dims = {t.storage_offset(), off};
+    auto& s = rec.saved();
+    s.self_sizes = t.sizes();
+    s.self_strides = t.strides();
+    s.self_storage_offset = t.storage_offset();
+    s.size.assign(sizes.begin(), sizes.end());
+    s.stride.assign(strides.begin(), strides.end());
+    s.storage_offset = off;
   }
   Tensor v = rec.finish(t.as_strided_view(sizes, strides, off));
   mark_view(t, v, grad_mode ? CreationMeta::Default : CreationMeta::NoGradMode);
@@ -614,14 +642,14 @@ Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<con
 
 void reset_version(const Tensor& t) { t.impl()->version->version.store(0, std::memory_order_relaxed); }
 
-Tensor alias(const Tensor& t) { return recorded_view(Op::Alias, t, layout_of(t)); }
+Tensor alias(const Tensor& t) { return recorded_view<Op::Alias>(t, layout_of(t)); }
 
 // No autograd meta at all: a leaf that does not require grad (shares data and version counter).
 Tensor detach(const Tensor& t) { return make_view(t, layout_of(t)); }
 
 Tensor movedim(const Tensor& t, std::span<const int64_t> src, std::span<const int64_t> dst) {
   const Layout l = movedim_layout(layout_of(t), src, dst);  // argument checks
-  if (t.dim() == 0) return recorded_view(Op::Alias, t, l);  // torch: self.alias() for a scalar
+  if (t.dim() == 0) return recorded_view<Op::Alias>(t, l);  // torch: self.alias() for a scalar
   return permute(t, movedim_order(t.dim(), src, dst));      // movedim is a permute in torch
 }
 

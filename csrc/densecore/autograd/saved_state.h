@@ -1,0 +1,326 @@
+// What each differentiable op's backward node keeps for its formula: one struct per row of op_list.h,
+// Saved<Op::Name>, with named fields (torch's generated <Name>Backward0 members, named as in
+// tools/autograd/derivatives.yaml). The op fills it while recording (OpRecord<Op::Name>::saved()); its
+// formula (autograd/formulas.cpp) reads it. A row without a struct here, or a formula reading a field
+// the op does not have, does not compile.
+//
+// Tensors are SavedVariables (checked against in-place changes when unpacked); every struct lists
+// them in variables(), which is what release_variables() drops after a backward without
+// retain_graph. Everything else (sizes, dims, scalars) stays, as torch keeps non-tensor members.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "densecore/autograd/node.h"
+#include "densecore/autograd/op_list.h"
+#include "densecore/core/dtype.h"
+#include "densecore/core/scalar.h"
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+template <Op op>
+struct Saved;  // no primary definition: each row has its own struct
+
+/// A saved output (torch's SavedVariable with is_output): an alias without autograd state, so the
+/// node does not keep itself alive through its own output.
+SavedVariable saved_output(const Tensor& t);
+
+inline void release_one(SavedVariable& v) { v.reset(); }
+inline void release_one(std::vector<SavedVariable>& vs) {
+  for (SavedVariable& v : vs) v.reset();
+}
+/// Drops every SavedVariable a struct lists in variables().
+template <class S>
+void release_saved(S& s) {
+  std::apply([](auto&... v) { (release_one(v), ...); }, s.variables());
+}
+
+/// For rows that keep no tensor.
+struct NoTensorsSaved {
+  auto variables() { return std::tie(); }
+};
+
+// ---- shared shapes --------------------------------------------------------------------------------
+
+struct SavedNothing : NoTensorsSaved {};
+/// A unary op whose derivative reads its input.
+struct SavedSelf {
+  SavedVariable self;
+  auto variables() { return std::tie(self); }
+};
+/// A unary op whose derivative reads its result (exp, tanh, sigmoid, ...).
+struct SavedResult {
+  SavedVariable result;
+  auto variables() { return std::tie(result); }
+};
+/// A binary op whose derivative reads both inputs.
+struct SavedSelfOther {
+  SavedVariable self, other;
+  auto variables() { return std::tie(self, other); }
+};
+/// A view or reduction whose derivative only needs the input's sizes.
+struct SavedSelfSizes : NoTensorsSaved {
+  Shape self_sizes;
+};
+
+// ---- elementwise (ops/elementwise.cpp, unary.cpp, pointwise.cpp) ----------------------------------
+
+template <> struct Saved<Op::Add> : NoTensorsSaved { Scalar alpha = Scalar::from_int(1); };
+template <> struct Saved<Op::Sub> : NoTensorsSaved { Scalar alpha = Scalar::from_int(1); };
+template <> struct Saved<Op::Mul> : SavedSelfOther {};
+template <> struct Saved<Op::Div> : SavedSelfOther {};
+template <> struct Saved<Op::DivRounding> : SavedNothing {};
+template <> struct Saved<Op::Neg> : SavedNothing {};
+template <> struct Saved<Op::Abs> : SavedSelf {};
+template <> struct Saved<Op::Maximum> : SavedSelfOther {};
+template <> struct Saved<Op::Minimum> : SavedSelfOther {};
+template <> struct Saved<Op::ClampScalar> : SavedSelf {
+  std::optional<Scalar> min, max;
+};
+template <> struct Saved<Op::Where> {
+  SavedVariable condition;
+  auto variables() { return std::tie(condition); }
+};
+template <> struct Saved<Op::Sqrt> : SavedResult {};
+template <> struct Saved<Op::Rsqrt> : SavedResult {};
+template <> struct Saved<Op::Exp> : SavedResult {};
+template <> struct Saved<Op::Log> : SavedSelf {};
+template <> struct Saved<Op::Tanh> : SavedResult {};
+template <> struct Saved<Op::Erf> : SavedSelf {};
+template <> struct Saved<Op::Sin> : SavedSelf {};
+template <> struct Saved<Op::Cos> : SavedSelf {};
+template <> struct Saved<Op::Sigmoid> : SavedResult {};
+template <> struct Saved<Op::Reciprocal> : SavedResult {};
+template <> struct Saved<Op::Relu> : SavedResult {};
+template <> struct Saved<Op::Pow> : SavedSelf {
+  Scalar exponent = Scalar::from_int(1);
+};
+template <> struct Saved<Op::Lerp> : NoTensorsSaved { Scalar weight = Scalar::from_int(0); };
+template <> struct Saved<Op::Addcmul> {
+  SavedVariable tensor1, tensor2;
+  Scalar value = Scalar::from_int(1);
+  auto variables() { return std::tie(tensor1, tensor2); }
+};
+template <> struct Saved<Op::Addcdiv> : Saved<Op::Addcmul> {};
+
+// ---- nn, losses, attention (ops/nn.cpp, loss.cpp, attention.cpp) ----------------------------------
+
+template <> struct Saved<Op::ScaledDotProductFlashAttentionForCpu> {
+  SavedVariable query, key, value, output, logsumexp, attn_mask;
+  double dropout_p = 0;
+  bool is_causal = false;
+  std::optional<double> scale;
+  auto variables() { return std::tie(query, key, value, output, logsumexp, attn_mask); }
+};
+template <> struct Saved<Op::Embedding> {
+  SavedVariable indices;
+  int64_t num_weights = 0;
+  int64_t padding_idx = -1;
+  bool scale_grad_by_freq = false;
+  auto variables() { return std::tie(indices); }
+};
+template <> struct Saved<Op::NativeLayerNorm> {
+  SavedVariable input, weight, bias, mean, rstd;
+  Shape normalized_shape;
+  auto variables() { return std::tie(input, weight, bias, mean, rstd); }
+};
+template <> struct Saved<Op::Gelu> : SavedSelf {
+  bool approximate_tanh = false;
+};
+template <> struct Saved<Op::Softmax> : SavedResult {
+  int64_t dim = 0;
+};
+template <> struct Saved<Op::LogSoftmax> : Saved<Op::Softmax> {};
+template <> struct Saved<Op::NllLoss> {
+  SavedVariable self, target, weight, total_weight;
+  int64_t reduction = 0;
+  int64_t ignore_index = 0;
+  auto variables() { return std::tie(self, target, weight, total_weight); }
+};
+template <> struct Saved<Op::MseLoss> {
+  SavedVariable self, target;
+  int64_t reduction = 0;
+  auto variables() { return std::tie(self, target); }
+};
+
+// ---- reductions and selection (ops/reduce.cpp, sort.cpp, pointwise.cpp's vector_norm) -------------
+
+template <> struct Saved<Op::Sum> : SavedSelfSizes {
+  std::vector<int64_t> dim;  // empty: all dims
+  bool keepdim = false;
+};
+template <> struct Saved<Op::Mean> : Saved<Op::Sum> {};
+template <> struct Saved<Op::Amax> {
+  SavedVariable self, result;
+  std::vector<int64_t> dim;
+  bool keepdim = false;
+  auto variables() { return std::tie(self, result); }
+};
+template <> struct Saved<Op::Amin> : Saved<Op::Amax> {};
+template <> struct Saved<Op::MaxAll> {
+  SavedVariable self, result;
+  auto variables() { return std::tie(self, result); }
+};
+template <> struct Saved<Op::MinAll> : Saved<Op::MaxAll> {};
+template <> struct Saved<Op::MaxDim> {
+  SavedVariable indices;
+  Shape self_sizes;
+  int64_t dim = 0;
+  bool keepdim = false;
+  auto variables() { return std::tie(indices); }
+};
+template <> struct Saved<Op::MinDim> : Saved<Op::MaxDim> {};
+template <> struct Saved<Op::Topk> {
+  SavedVariable indices;
+  Shape self_sizes;
+  int64_t dim = 0;
+  auto variables() { return std::tie(indices); }
+};
+template <> struct Saved<Op::LinalgVectorNorm> {
+  SavedVariable self, result;
+  double ord = 2;
+  std::vector<int64_t> dim;
+  bool keepdim = false;
+  auto variables() { return std::tie(self, result); }
+};
+
+// ---- views (ops/view.cpp; AsStrided also from autograd/views.cpp) ----------------------------------
+
+template <> struct Saved<Op::View> : SavedSelfSizes {};
+template <> struct Saved<Op::UnsafeView> : SavedSelfSizes {};
+template <> struct Saved<Op::Alias> : SavedNothing {};
+template <> struct Saved<Op::Transpose> : NoTensorsSaved {
+  int64_t dim0 = 0, dim1 = 0;
+};
+template <> struct Saved<Op::T> : SavedNothing {};
+template <> struct Saved<Op::Permute> : NoTensorsSaved {
+  std::vector<int64_t> dims;
+};
+template <> struct Saved<Op::Expand> : SavedSelfSizes {};
+template <> struct Saved<Op::Squeeze> : SavedSelfSizes {};
+template <> struct Saved<Op::SqueezeDim> : SavedSelfSizes {
+  int64_t dim = 0;
+};
+template <> struct Saved<Op::SqueezeDims> : SavedSelfSizes {
+  std::vector<int64_t> dim;
+};
+template <> struct Saved<Op::Unsqueeze> : NoTensorsSaved {
+  int64_t dim = 0;
+};
+template <> struct Saved<Op::Slice> : SavedSelfSizes {
+  int64_t dim = 0, start = 0, end = 0, step = 1;
+};
+template <> struct Saved<Op::Select> : SavedSelfSizes {
+  int64_t dim = 0, index = 0;
+};
+template <> struct Saved<Op::AsStrided> : NoTensorsSaved {
+  Shape self_sizes;
+  Strides self_strides;
+  int64_t self_storage_offset = 0;
+  Shape size;
+  Strides stride;
+  int64_t storage_offset = 0;
+};
+template <> struct Saved<Op::Split> : SavedSelfSizes {
+  std::vector<int64_t> split_sizes;
+  int64_t dim = 0;
+};
+template <> struct Saved<Op::SplitWithSizes> : Saved<Op::Split> {};
+template <> struct Saved<Op::Unbind> : SavedSelfSizes {
+  int64_t dim = 0;
+};
+
+// ---- indexing and joins (ops/index.cpp, join.cpp, creation.cpp) -----------------------------------
+
+template <> struct Saved<Op::Index> {
+  std::vector<SavedVariable> indices;
+  Shape self_sizes;
+  auto variables() { return std::tie(indices); }
+};
+template <> struct Saved<Op::IndexSelect> {
+  SavedVariable index;
+  Shape self_sizes;
+  int64_t dim = 0;
+  auto variables() { return std::tie(index); }
+};
+template <> struct Saved<Op::Gather> : Saved<Op::IndexSelect> {};
+template <> struct Saved<Op::MaskedFill> {
+  SavedVariable mask;
+  auto variables() { return std::tie(mask); }
+};
+template <> struct Saved<Op::MaskedFillTensor> : Saved<Op::MaskedFill> {};
+template <> struct Saved<Op::IndexPut> {
+  std::vector<SavedVariable> indices;
+  Shape values_sizes;
+  bool accumulate = false;
+  auto variables() { return std::tie(indices); }
+};
+template <> struct Saved<Op::Scatter> {
+  SavedVariable index;
+  int64_t dim = 0;
+  auto variables() { return std::tie(index); }
+};
+template <> struct Saved<Op::ScatterAdd> : Saved<Op::Scatter> {};
+template <> struct Saved<Op::Cat> : NoTensorsSaved {
+  std::vector<Shape> tensors_sizes;
+  int64_t dim = 0;
+};
+template <> struct Saved<Op::Stack> : NoTensorsSaved {
+  int64_t dim = 0;
+};
+template <> struct Saved<Op::Tril> : NoTensorsSaved {
+  int64_t diagonal = 0;
+};
+template <> struct Saved<Op::Triu> : Saved<Op::Tril> {};
+
+// ---- matmul (ops/linalg.cpp) ----------------------------------------------------------------------
+
+/// mm and addmm: the operands and their layouts (mm_mat1_backward / mm_mat2_backward read them).
+template <> struct Saved<Op::Mm> {
+  SavedVariable mat1, mat2;
+  Shape mat1_sizes, mat2_sizes;
+  Strides mat1_strides, mat2_strides;
+  auto variables() { return std::tie(mat1, mat2); }
+};
+template <> struct Saved<Op::Addmm> : Saved<Op::Mm> {
+  Scalar alpha = Scalar::from_int(1);
+  Scalar beta = Scalar::from_int(1);
+};
+template <> struct Saved<Op::Bmm> {
+  SavedVariable self, mat2;
+  auto variables() { return std::tie(self, mat2); }
+};
+template <> struct Saved<Op::Mv> {
+  SavedVariable self, vec;
+  auto variables() { return std::tie(self, vec); }
+};
+template <> struct Saved<Op::Dot> {
+  SavedVariable self, tensor;
+  auto variables() { return std::tie(self, tensor); }
+};
+
+// ---- copies, fills, random fills (ops/copy.cpp, random.cpp, autograd/inplace.cpp) -----------------
+
+template <> struct Saved<Op::Clone> : SavedNothing {};
+template <> struct Saved<Op::ToCopy> : SavedNothing {};
+template <> struct Saved<Op::Copy> : NoTensorsSaved {
+  DType src_dtype = DType::Float32;  // the source's gradient goes back in its dtype
+};
+template <> struct Saved<Op::Fill> : SavedNothing {};
+template <> struct Saved<Op::Zero> : SavedNothing {};
+template <> struct Saved<Op::Normal> : SavedNothing {};
+template <> struct Saved<Op::Uniform> : SavedNothing {};
+template <> struct Saved<Op::Exponential> : SavedNothing {};
+template <> struct Saved<Op::Random> : SavedNothing {};
+template <> struct Saved<Op::Bernoulli> : SavedNothing {};
+
+/// An op torch has no derivative for: its node raises when backward reaches it.
+template <> struct Saved<Op::NotImplemented> : NoTensorsSaved {
+  const char* op_name = "";
+};
+
+}  // namespace dc
