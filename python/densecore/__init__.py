@@ -11,16 +11,14 @@ from ._C import Tensor, dtype  # noqa: E402,F401
 from ._size import Size  # noqa: E402
 from ._device import device  # noqa: E402
 from ._tensor_str import set_printoptions, get_printoptions, printoptions  # noqa: E402,F401
-from ._tensor_str import tensor_repr as _tensor_repr  # noqa: E402
 from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._memory_format import memory_format, preserve_format, contiguous_format, channels_last, channels_last_3d  # noqa: E402,F401
 from . import nn  # noqa: E402,F401
 
+from ._tensor import attach_python_methods as _attach_python_methods  # noqa: E402
+
 _C._set_size_type(Size)
-Tensor.device = property(lambda self: device("cpu"))
-Tensor.is_cpu = property(lambda self: True)
-Tensor.__repr__ = _tensor_repr
-Tensor.__str__ = _tensor_repr
+_attach_python_methods()  # printing, device, untyped_storage, norm (densecore/_tensor.py)
 
 __version__ = "0.1.0"
 
@@ -31,13 +29,10 @@ from ._shim import amp, backends, cuda, distributed  # noqa: E402,F401
 from ._shim.amp import autocast  # noqa: E402,F401
 from ._shim.misc import compile  # noqa: E402,F401,A004
 
-Tensor.untyped_storage = serialization._untyped_storage
-
 # torch.optim, torch.linalg.vector_norm and torch.norm / Tensor.norm (densecore/optim, linalg.py).
 from . import linalg, optim  # noqa: E402,F401
 
 norm = linalg.norm_
-Tensor.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: linalg.norm_(self, p, dim, keepdim, dtype=dtype)
 
 # torch.autograd and the grad-mode switches at top level (torch.no_grad, torch.is_grad_enabled, ...).
 from . import autograd  # noqa: E402,F401
