@@ -36,6 +36,8 @@ import sys
 import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Whether this run is under the sanitizer build: scripts/sanitize.sh preloads ASan's runtime into every process.
+UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
 
 # Classes that only a broken case raises: never a declared result.
 _NEVER_DECLARED = ("NameError", "UnboundLocalError", "SyntaxError", "IndentationError", "TabError")

@@ -5,8 +5,6 @@ broadcast), scale=, and q/k/v as nanoGPT builds them (split + view + transpose o
 (dropout_p > 0 after manual_seed, mismatched heads/head sizes, 3-D inputs) through the recorded ops; torch's
 exceptions (class and message) for bad input. Run at the native capability, ATEN_CPU_CAPABILITY=avx2 and one thread.
 """
-import os
-
 import oracle
 import pytest
 
@@ -64,8 +62,7 @@ def flash_cases(shapes=SHAPES):
 # operand order in a float operation where two NaNs meet, so flash_special_nan's output holds -NaN
 # (0xffc00000) where torch has +NaN (0x7fc00000): a code-generation difference of that build only, about
 # which NaN survives (docs/reliability.md, section 9). The release build checks the case bit for bit;
-# under ASan it runs as a strict xfail below, so the day it matches, the test says so.
-_UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
+# under ASan (oracle.UNDER_ASAN) it runs as a strict xfail below, so the day it matches, the test says so.
 
 
 def special_value_case(val):
@@ -90,7 +87,7 @@ def other_cases():
                                "out = [y, q.grad, k.grad, v.grad, m.grad]")
     # special values through the vectorised exps (exp_u20 forward, SLEEF exp backward): NaN, inf, huge.
     for name, val in (("nan", "float('nan')"), ("inf", "float('inf')"), ("ninf", "-float('inf')"), ("huge", "1e30")):
-        if name == "nan" and _UNDER_ASAN:
+        if name == "nan" and oracle.UNDER_ASAN:
             continue
         c[f"flash_special_{name}"] = special_value_case(val)
     # the math path: dropout after manual_seed (nanoGPT with dropout=0.2 in training).
@@ -193,7 +190,7 @@ def test_errors():
     oracle.assert_cases_equal(ERRORS, setup=SETUP)
 
 
-if _UNDER_ASAN:
-    @pytest.mark.xfail(strict=True, reason="sanitizer build only: the NaN sign where two NaNs meet (see _UNDER_ASAN)")
+if oracle.UNDER_ASAN:
+    @pytest.mark.xfail(strict=True, reason="sanitizer build only: which NaN survives where two NaNs meet")
     def test_flash_special_nan_under_sanitizers():
         oracle.assert_cases_equal({"flash_special_nan": special_value_case("float('nan')")}, setup=SETUP)

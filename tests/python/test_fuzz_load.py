@@ -44,10 +44,6 @@ def test_mutated_checkpoints_load_or_raise_cleanly(tmp_path):
     assert ours["outcomes"].get("loaded", 0) > COUNT // 100 and len(outcomes) >= 6, ours["outcomes"]
 
 
-def _under_asan():
-    return "libasan" in os.environ.get("LD_PRELOAD", "")
-
-
 def test_harness_reports_a_crash_and_a_hang(tmp_path):
     code, report = _fuzz(tmp_path, "--count", "60", "--seed", "1", "--workers", "2", "--batch", "20", "--timeout",
                          "2", "--inject-crash", "17", "--inject-hang", "41")
@@ -55,7 +51,7 @@ def test_harness_reports_a_crash_and_a_hang(tmp_path):
     findings = report["densecore"]["findings"]
     # A worker killed by SIGSEGV; under AddressSanitizer (scripts/sanitize.sh) its handler catches the signal
     # and exits with status 1 instead. Either way the harness must report a crash at input 17.
-    crashed = {f"crashed(signal {int(signal.SIGSEGV)})"} | ({"crashed(exit 1)"} if _under_asan() else set())
+    crashed = {f"crashed(signal {int(signal.SIGSEGV)})"} | ({"crashed(exit 1)"} if oracle.UNDER_ASAN else set())
     assert set(findings) == {"17", "41"} and findings["17"] in crashed and findings["41"] == "timeout", report
     assert report["densecore"]["inputs"] == 60
 

@@ -19,8 +19,7 @@ pytestmark = pytest.mark.notorch
 # allocations go through ASan's allocator and every Python object through malloc: the million-node graphs
 # take well over the 10 minutes a normal build needs a fraction of. The sizes stay what the issue asks for
 # (the point is the stack depth); only the time allowed grows.
-_UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
-_TIME_SCALE = 6 if _UNDER_ASAN else 1
+_TIME_SCALE = 6 if oracle.UNDER_ASAN else 1
 
 
 def _run(code, timeout=600):
