@@ -29,6 +29,7 @@ inline bool bool_arg(nb::handle h, const char* fn, const char* arg) {
 }
 
 void bind_errors(nb::module_& m);
+void bind_rows(nb::module_& m, TensorClass& cls);  // generated from csrc/op_rows.toml
 void bind_dtype(nb::module_& m);
 void bind_tensor(nb::module_& m, TensorClass& cls);
 void bind_views(nb::module_& m, TensorClass& cls);

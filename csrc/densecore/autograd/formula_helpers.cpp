@@ -303,4 +303,13 @@ Tensor as_strided_backward(Tensor grad, std::span<const int64_t> input_sizes,
   return storage.as_strided_view(input_sizes, input_strides, input_offset - shared);
 }
 
+// logsumexp_backward (FunctionsManual.cpp): grad * exp(self - result), the reduced dims put back first.
+Tensor logsumexp_backward(Tensor grad, const Tensor& self, Tensor result, std::span<const int64_t> dim, bool keepdim) {
+  if (!keepdim && self.dim() != 0) {
+    grad = unsqueeze_multiple(grad, dim, self.dim());
+    result = unsqueeze_multiple(result, dim, self.dim());
+  }
+  return mul(grad, exp(sub(self, result, Scalar::from_int(1))));
+}
+
 }  // namespace dc

@@ -76,4 +76,7 @@ Tensor as_strided_backward(Tensor grad, std::span<const int64_t> input_sizes,
 /// abs: grad * self.sgn().
 Tensor abs_backward(const Tensor& grad, const Tensor& self);
 
+/// grad * exp(self - result) with the reduced dims restored: the derivative of logsumexp.
+Tensor logsumexp_backward(Tensor grad, const Tensor& self, Tensor result, std::span<const int64_t> dim, bool keepdim);
+
 }  // namespace dc

@@ -70,7 +70,7 @@ OpRecordBase::OpRecordBase(MakeNode make, std::span<const Tensor> inputs) {
   grad_off_ = std::make_unique<GradModeGuard>(false);
 }
 
-OpRecordBase::OpRecordBase(MakeNode make, const Tensor& self, std::initializer_list<Tensor> other_inputs) {
+OpRecordBase::OpRecordBase(MakeNode make, const Tensor& self, std::span<const Tensor> other_inputs) {
   std::vector<Tensor> inputs{self};
   inputs.insert(inputs.end(), other_inputs.begin(), other_inputs.end());
   const bool record = should_record(inputs);
@@ -79,6 +79,14 @@ OpRecordBase::OpRecordBase(MakeNode make, const Tensor& self, std::initializer_l
   node_ = make(inputs);
   grad_off_ = std::make_unique<GradModeGuard>(false);
   inplace_self_ = self;
+}
+
+void check_out_not_differentiable(const char* name, std::span<const Tensor> inputs, const Tensor& out) {
+  if (!is_grad_enabled()) return;
+  bool any = requires_grad(out);
+  for (const Tensor& t : inputs) any = any || (t.defined() && requires_grad(t));
+  check(!any, "{}(): functions with out=... arguments don't support automatic differentiation, but one of "
+        "the arguments requires grad.", name);
 }
 
 Tensor OpRecordBase::finish(const Tensor& out) {

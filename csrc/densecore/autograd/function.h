@@ -60,7 +60,7 @@ class OpRecordBase {
  protected:
   using MakeNode = std::shared_ptr<FormulaNode> (*)(std::span<const Tensor> inputs);
   OpRecordBase(MakeNode make, std::span<const Tensor> inputs);
-  OpRecordBase(MakeNode make, const Tensor& self, std::initializer_list<Tensor> other_inputs);
+  OpRecordBase(MakeNode make, const Tensor& self, std::span<const Tensor> other_inputs);
 
   std::shared_ptr<FormulaNode> node_;
 
@@ -85,7 +85,8 @@ class OpRecord : public OpRecordBase {
   /// In-place form: `self` is modified by the op. torch's check_inplace runs first (leaf and view
   /// rules); finish() then makes the node self's history (through CopySlices for a view).
   OpRecord(const Tensor& self, std::initializer_list<Tensor> other_inputs)
-      : OpRecordBase(&make, self, other_inputs) {}
+      : OpRecordBase(&make, self, std::span<const Tensor>(other_inputs.begin(), other_inputs.size())) {}
+  OpRecord(const Tensor& self, std::span<const Tensor> other_inputs) : OpRecordBase(&make, self, other_inputs) {}
   /// What the formula will read; only while active().
   Saved<op_>& saved() { return static_cast<OpNode<op_>&>(*node_).saved; }
 
@@ -94,6 +95,21 @@ class OpRecord : public OpRecordBase {
     return std::make_shared<OpNode<op_>>(inputs);
   }
 };
+
+/// torch's rule for out= forms: they are not differentiable, so an input or out that requires grad is an
+/// error while grad mode is on.
+void check_out_not_differentiable(const char* name, std::span<const Tensor> inputs, const Tensor& out);
+
+/// The recording of an op with an out argument: undefined out is the functional form; out that is the
+/// first input (self) is the in-place form; any other out is the out= form, which records nothing.
+template <Op op>
+OpRecord<op> record_with_out(const char* name, std::initializer_list<Tensor> inputs, const Tensor& out) {
+  const std::span<const Tensor> ins(inputs.begin(), inputs.size());
+  if (!out.defined()) return OpRecord<op>(ins);
+  if (out.is_same(ins[0])) return OpRecord<op>(ins[0], ins.subspan(1));
+  check_out_not_differentiable(name, ins, out);
+  return OpRecord<op>(std::span<const Tensor>());
+}
 
 /// A tensor sharing t's storage and version counter but no autograd state (saving an output in its
 /// own grad_fn without a reference cycle).

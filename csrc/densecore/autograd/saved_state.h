@@ -323,4 +323,7 @@ template <> struct Saved<Op::NotImplemented> : NoTensorsSaved {
   const char* op_name = "";
 };
 
+// The rows declared in csrc/op_rows.toml: their structs are generated from what each derivative names.
+#include "densecore/generated/saved.h"
+
 }  // namespace dc

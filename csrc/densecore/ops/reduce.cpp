@@ -15,6 +15,9 @@
 #include "densecore/ops/creation.h"
 #include "densecore/ops/elementwise.h"
 #include "densecore/ops/view.h"
+#include "densecore/generated/ops.h"
+#include "densecore/ops/unary.h"
+#include "densecore/ops/index.h"
 
 namespace dc {
 namespace {
@@ -318,6 +321,27 @@ Tensor sum_to_size(const Tensor& t, std::span<const int64_t> shape) {
     if (shape[i - leading] == 1 && sizes[i] != 1) reduce_dims.push_back(i);
   Tensor r = reduce_dims.empty() ? t : sum(t, reduce_dims, /*keepdim=*/true);
   return leading > 0 ? view(r, shape) : r;
+}
+
+// The forward of the logsumexp row (csrc/op_rows.toml), as ReduceOps.cpp logsumexp / logsumexp_out_impl
+// compute it: integers in the default float dtype; the max over dims, 0 where it is infinite (so inf - inf
+// does not make NaN); log(sum(exp(self - max))) + max, with in-place log_ and add_ as torch runs them (so
+// dim=() gives torch's "output with shape [] doesn't match the broadcast shape" error).
+Tensor impl::logsumexp(const Tensor& self_in, std::span<const int64_t> dim, bool keepdim) {
+  const Tensor self = is_integral(self_in.dtype(), true) ? to_dtype(self_in, default_dtype()) : self_in;
+  if (self.numel() == 0) {
+    Tensor result = sum(exp(self), dim, keepdim);
+    return log(result, result);
+  }
+  Tensor maxes = amax(self, dim, /*keepdim=*/true);
+  const Tensor infinite = compare(CompareOp::Eq, abs(maxes),
+                                  wrapped_scalar_tensor(Scalar::from_double(std::numeric_limits<double>::infinity())));
+  maxes = masked_fill(maxes, infinite, Scalar::from_int(0));
+  const Tensor maxes_squeezed = keepdim ? maxes : squeeze(maxes, dim);
+  Tensor shifted = sub(self, maxes, Scalar::from_int(1));
+  Tensor result = sum(exp(shifted, shifted), dim, keepdim);
+  log(result, result);
+  return add(result, maxes_squeezed, Scalar::from_int(1), result);
 }
 
 }  // namespace dc

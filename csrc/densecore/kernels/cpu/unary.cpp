@@ -1,9 +1,10 @@
-// neg and abs kernels, mirroring aten/src/ATen/native/cpu/UnaryOpsKernel.cpp (REGISTER_DISPATCH,
+// neg, abs and frac kernels, mirroring aten/src/ATen/native/cpu/UnaryOpsKernel.cpp (REGISTER_DISPATCH,
 // so AVX-512 machines run the AVX2 build). Scalar lambdas are c10's operators (Half/BFloat16
 // through float and the scalar converter); vector ones are Vectorized::neg()/abs() (bit operations
 // on x86, see kernels/vec/vec.h).
 #include <cmath>
 
+#include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
 #include "densecore/kernels/iter/loops.h"
 
@@ -43,10 +44,28 @@ void abs_kernel(TensorIter& iter) {
   });
 }
 
+/// frac_kernel: a - trunc(a), exact in every floating dtype (Half/BFloat16 through float, and the
+/// fraction of a Half is a Half); Vectorized::frac() is the same per lane.
+void frac_kernel(TensorIter& iter) {
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+      auto frac = [](auto a) { return a - std::trunc(a); };
+      cpu_kernel_vec(
+          iter,
+          [frac](T a) -> T {
+            if constexpr (is_reduced_float_v<T>) return scalar_from_float<T>(frac(float(a)));
+            else return frac(a);
+          },
+          [frac](Vec<T> a) { return a.map(frac); });
+    }
+  });
+}
+
 }  // namespace
 }  // namespace DC_CPU_CAPABILITY
 
 DC_REGISTER_DISPATCH(neg_stub, &neg_kernel);
 DC_REGISTER_DISPATCH(abs_stub, &abs_kernel);
+DC_REGISTER_DISPATCH(frac_stub, &frac_kernel);
 
 }  // namespace dc

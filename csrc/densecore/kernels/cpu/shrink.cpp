@@ -1,0 +1,57 @@
+// hardshrink and its backward, mirroring aten/src/ATen/native/cpu/Activation.cpp (hardshrink_kernel,
+// shrink_backward_kernel; REGISTER_DISPATCH, so AVX-512 machines run the AVX2 build). lambd is first
+// rounded to the tensor's dtype (Scalar::to<scalar_t>); Half/BFloat16 compare through float.
+#include "densecore/core/checked_convert.h"
+#include "densecore/generated/stubs.h"
+#include "densecore/kernels/iter/loops.h"
+
+namespace dc {
+inline namespace DC_CPU_CAPABILITY {
+namespace {
+
+using vec::Vec;
+
+/// A value as the compares see it: Half/BFloat16 widen to float (c10's operators, Vectorized<T>'s compares).
+template <class T>
+auto widen(T x) {
+  if constexpr (is_reduced_float_v<T>) return float(x);
+  else return x;
+}
+
+void hardshrink_kernel(TensorIter& iter, const Scalar& lambd) {
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+      const auto l = widen(scalar_to<T>(lambd));
+      const T zero = scalar_to<T>(Scalar::from_int(0));
+      // Scalar and vector forms agree lane by lane (Vec::blendv(self, 0, self >= -l & self <= l)):
+      // NaN fails both compares and stays.
+      auto shrink = [l, zero](T x) -> T { return (widen(x) >= -l && widen(x) <= l) ? zero : x; };
+      cpu_kernel_vec(iter, shrink, [shrink](Vec<T> x) { return Vec<T>::raw_zip(x, x, [&](T a, T) { return shrink(a); }); });
+    }
+  });
+}
+
+void shrink_backward_kernel(TensorIter& iter, const Scalar& lambd) {
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+      const auto l = widen(scalar_to<T>(lambd));
+      const T zero = scalar_to<T>(Scalar::from_int(0));
+      // The two forms differ where self is NaN: the scalar form passes grad through, the vector form
+      // ((self < -l) | (self > l)) & grad gives +0. torch runs the vector form over whole vectors of a
+      // contiguous row and the scalar form over the rest, and so do we.
+      auto scalar = [l, zero](T grad, T self) -> T { return (widen(self) >= -l && widen(self) <= l) ? zero : grad; };
+      auto vector = [l, zero](Vec<T> grad, Vec<T> self) {
+        return Vec<T>::raw_zip(grad, self, [&](T g, T s) { return (widen(s) < -l || widen(s) > l) ? g : zero; });
+      };
+      cpu_kernel_vec(iter, scalar, vector);
+    }
+  });
+}
+
+}  // namespace
+}  // namespace DC_CPU_CAPABILITY
+
+DC_REGISTER_DISPATCH(hardshrink_stub, &hardshrink_kernel);
+DC_REGISTER_DISPATCH(hardshrink_backward_stub, &shrink_backward_kernel);
+
+}  // namespace dc

@@ -1,0 +1,139 @@
+"""The ops declared as rows in csrc/op_rows.toml (frac, hardshrink, logsumexp), against live torch.
+
+Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
+recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
+saved state, the Python forms (function, method, in-place, out=). Sizes give a vector body and a scalar
+tail (8 lanes on AVX2, 16 on AVX-512), where hardshrink's backward differs for NaN, as torch's does.
+"""
+import oracle
+import pytest
+
+pytestmark = pytest.mark.oracle
+
+CAPS = [None, {"ATEN_CPU_CAPABILITY": "avx2"}]
+CAP_IDS = ["native", "avx2"]
+
+SETUP = """
+SPECIAL = [0.0, -0.0, 0.5, -0.5, 2.5, -2.5, 1e30, -1e-30, float('inf'), float('-inf'), float('nan'), 0.49999997,
+           -7.75, 3.0, -3.0, 1.0000001, 123456.789]
+def special(dtype=torch.float32):
+    # 37 elements: the special values in the vector body and again in the tail.
+    g = torch.Generator().manual_seed(5)
+    x = torch.randn(37, generator=g) * 4
+    x[:len(SPECIAL)] = torch.tensor(SPECIAL)
+    x[-len(SPECIAL):] = torch.tensor(SPECIAL)
+    return x.to(dtype)
+def grad_fn_name(t):
+    return t.grad_fn.name() if t.grad_fn is not None else None
+"""
+
+DTYPES = ["float32", "float64", "float16", "bfloat16"]
+
+FRAC = {
+    **{f"frac-{d}": f"out = torch.frac(special(torch.{d}))" for d in DTYPES},
+    "frac-method-strided": "out = special().reshape(1, 37).expand(3, 37).t().frac()",
+    "frac-out": "o = torch.empty(37); r = torch.frac(special(), out=o); out = [o, r is o]",
+    "frac-inplace": "x = special(); x.frac_(); out = x",
+    "frac-int": oracle.raises(NotImplementedError, "out = torch.frac(torch.arange(3))"),
+    "frac-bool": oracle.raises(NotImplementedError, "out = torch.ones(3, dtype=torch.bool).frac()"),
+    "frac-out-dtype": oracle.raises(RuntimeError, "out = torch.frac(special(), out=torch.empty(37, dtype=torch.float64))"),
+    "frac-not-a-tensor": oracle.raises(TypeError, "out = torch.frac(1.5)",
+                                       message=r"frac\(\): argument 'input' (\(position 1\) )?must be Tensor, not float"),
+    "frac-backward": (
+        "x = special().requires_grad_(); y = x.frac(); y.backward(torch.randn(37)); "
+        "out = [y, x.grad, grad_fn_name(y)]"
+    ),
+    "frac-inplace-backward": (
+        "x = special().requires_grad_(); y = x.clone(); y.frac_(); y.backward(torch.randn(37)); "
+        "out = [y, x.grad, grad_fn_name(y)]"
+    ),
+    "frac-out-requires-grad": oracle.raises(
+        RuntimeError, "x = special().requires_grad_(); out = torch.frac(x, out=torch.empty(37))"
+    ),
+}
+
+HARDSHRINK = {
+    **{f"hardshrink-{d}": f"out = torch.hardshrink(special(torch.{d}))" for d in DTYPES},
+    # lambd is rounded to the dtype before the compares: 0.49999997 is 0.5 in float16.
+    "hardshrink-lambd-float16": "out = torch.hardshrink(special(torch.float16), 0.49999997)",
+    "hardshrink-lambd-int": "out = special().hardshrink(3)",
+    "hardshrink-lambd-negative": "out = special().hardshrink(lambd=-1.0)",
+    "hardshrink-strided": "out = special().reshape(1, 37).expand(2, 37).t().hardshrink(2.5)",
+    "hardshrink-out": "o = torch.empty(37); r = torch.hardshrink(special(), 0.5, out=o); out = [o, r is o]",
+    "hardshrink-int": oracle.raises(NotImplementedError, "out = torch.hardshrink(torch.arange(3))"),
+    "hardshrink-no-inplace": oracle.raises(AttributeError, "out = torch.ones(2).hardshrink_()",
+                                           message=r".*object has no attribute 'hardshrink_'"),
+    # NaN in self: the backward's vector form gives 0, its scalar form (the tail) passes grad through.
+    **{f"hardshrink-backward-{d}": (
+        f"x = special(torch.{d}).requires_grad_(); y = torch.hardshrink(x, 0.5); "
+        f"y.backward(torch.randn(37).to(torch.{d})); out = [y, x.grad, grad_fn_name(y)]"
+    ) for d in DTYPES},
+    "hardshrink-backward-strided": (
+        "x = special().requires_grad_(); y = x.reshape(1, 37).expand(3, 37).t().hardshrink(1.0); "
+        "y.backward(torch.randn(37, 3)); out = [y, x.grad]"
+    ),
+    "hardshrink-backward-twice": oracle.raises(
+        RuntimeError, "x = special().requires_grad_(); y = x.hardshrink(); y.sum().backward(); y.sum().backward()"
+    ),
+}
+
+LOGSUMEXP = {
+    "logsumexp-dim1": "out = torch.logsumexp(torch.randn(5, 37), 1)",
+    "logsumexp-dim0-keepdim": "out = torch.randn(5, 37).logsumexp(0, keepdim=True)",
+    "logsumexp-dims": "out = torch.logsumexp(torch.randn(3, 4, 5), (0, 2))",
+    "logsumexp-negative-dim": "out = torch.logsumexp(torch.randn(3, 4, 5), -1)",
+    "logsumexp-large": "out = torch.logsumexp(torch.randn(4, 300) * 100, 1)",
+    "logsumexp-special": (
+        "x = torch.tensor([[float('-inf'), float('-inf')], [float('inf'), 1.0], [float('nan'), 0.0], "
+        "[float('inf'), float('-inf')], [-1e38, -1e38]]); out = [torch.logsumexp(x, 1), torch.logsumexp(x, 0)]"
+    ),
+    # float16/bfloat16 are left out: DenseCore's exp has no Half/BFloat16 kernel yet and raises.
+    **{f"logsumexp-{d}": f"out = torch.logsumexp(special(torch.{d}).reshape(1, 37), 1)" for d in DTYPES[:2]},
+    "logsumexp-int": "out = torch.logsumexp(torch.arange(12).reshape(3, 4), (0, 1))",
+    "logsumexp-bool": "out = torch.logsumexp(torch.ones(3, dtype=torch.bool), 0)",
+    "logsumexp-empty": "out = torch.logsumexp(torch.ones(0, 3), 0)",
+    "logsumexp-0dim": "out = torch.logsumexp(torch.tensor(2.5), 0)",
+    "logsumexp-no-dims": oracle.raises(RuntimeError, "out = torch.logsumexp(torch.ones(2, 3), ())"),
+    "logsumexp-bad-dim": oracle.raises(IndexError, "out = torch.logsumexp(torch.ones(2, 3), 2)"),
+    "logsumexp-bad-keepdim": oracle.raises(TypeError, "out = torch.logsumexp(torch.ones(2, 3), 1, 1)",
+                                           message=r"logsumexp\(\): .*keepdim.*"),
+    "logsumexp-backward": (
+        "x = torch.randn(5, 37, requires_grad=True); y = torch.logsumexp(x, 1); y.backward(torch.randn(5)); "
+        "out = [y, x.grad, grad_fn_name(y)]"
+    ),
+    "logsumexp-backward-keepdim-dims": (
+        "x = torch.randn(3, 4, 5, requires_grad=True); y = x.logsumexp((0, 2), keepdim=True); "
+        "y.backward(torch.randn(1, 4, 1)); out = [y, x.grad]"
+    ),
+    "logsumexp-backward-dims": (
+        "x = torch.randn(3, 4, 5, dtype=torch.float64, requires_grad=True); y = x.logsumexp((2, 0)); "
+        "y.backward(torch.randn(4, dtype=torch.float64)); out = [y, x.grad]"
+    ),
+    "logsumexp-backward-inf": (
+        "x = torch.tensor([[float('-inf'), float('-inf')], [float('inf'), 1.0]], requires_grad=True); "
+        "y = torch.logsumexp(x, 1); y.backward(torch.ones(2)); out = [y, x.grad]"
+    ),
+    "logsumexp-saved-modified": oracle.raises(
+        RuntimeError,
+        "x = torch.randn(3, 4, requires_grad=True); z = x * 1; y = z.logsumexp(1); z.add_(1); y.sum().backward()",
+    ),
+}
+
+
+def _seeded(cases):
+    return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
+
+
+@pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
+def test_frac(env):
+    oracle.assert_cases_equal(_seeded(FRAC), setup=SETUP, env=env)
+
+
+@pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
+def test_hardshrink(env):
+    oracle.assert_cases_equal(_seeded(HARDSHRINK), setup=SETUP, env=env)
+
+
+@pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
+def test_logsumexp(env):
+    oracle.assert_cases_equal(_seeded(LOGSUMEXP), setup=SETUP, env=env)
