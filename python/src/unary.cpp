@@ -1,6 +1,6 @@
-// Unary math, pow, the optimizer pointwise ops and vector_norm for Python: torch.sqrt/exp/...,
-// torch.pow, lerp/addcmul/addcdiv, linalg_vector_norm / norm, their Tensor methods and in-place
-// forms (x.sqrt_(), x.lerp_(end, w), ...). Thin forwarders to densecore/ops/unary.h, pointwise.h.
+// relu, pow, the optimizer pointwise ops and vector_norm for Python: torch.relu, torch.pow,
+// lerp/addcmul/addcdiv, linalg_vector_norm / norm, their Tensor methods and in-place forms
+// (x.relu_(), x.lerp_(end, w), ...). Thin forwarders to densecore/ops/unary.h, pointwise.h.
 #include <optional>
 
 #include <nanobind/stl/optional.h>
@@ -19,7 +19,6 @@ namespace {
 
 using dc::Scalar;
 using dc::Tensor;
-using UnaryFn = Tensor (*)(const Tensor&, const Tensor&);
 
 // A Number argument; a 0-dim tensor counts as its value here (torch's overloads taking a Tensor).
 Scalar py_scalar(nb::handle h, const char* fn, const char* arg) {
@@ -31,23 +30,16 @@ Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 
 nb::object result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
 
-constexpr std::pair<const char*, UnaryFn> kUnary[] = {
-    {"sqrt", &dc::sqrt},       {"rsqrt", &dc::rsqrt}, {"exp", &dc::exp},         {"log", &dc::log},
-    {"tanh", &dc::tanh},       {"erf", &dc::erf},     {"sin", &dc::sin},         {"cos", &dc::cos},
-    {"sigmoid", &dc::sigmoid}, {"relu", &dc::relu},   {"reciprocal", &dc::reciprocal}};
-
+// relu; the unary math ops (sqrt, exp, ...) are rows of csrc/op_rows.toml, bound by the generated bind_rows.
 void bind_unary_ops(nb::module_& m, TensorClass& cls) {
-  for (const auto& [name, fn] : kUnary) {
-    const UnaryFn f = fn;
-    m.def(name, [f](const Tensor& a, nb::handle out) { return result_or_out(f(a, out_arg(out)), out); },
-          nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
-    cls.def(name, [f](const Tensor& a) { return f(a, Tensor()); });
-    cls.def((std::string(name) + "_").c_str(), [f](nb::handle s) {
-      Tensor& self = nb::cast<Tensor&>(s);
-      f(self, self);
-      return nb::borrow(s);
-    });
-  }
+  m.def("relu", [](const Tensor& a, nb::handle out) { return result_or_out(dc::relu(a, out_arg(out)), out); },
+        nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
+  cls.def("relu", [](const Tensor& a) { return dc::relu(a, Tensor()); });
+  cls.def("relu_", [](nb::handle s) {
+    Tensor& self = nb::cast<Tensor&>(s);
+    dc::relu(self, self);
+    return nb::borrow(s);
+  });
   m.def("sigmoid_backward", &dc::sigmoid_backward);
   m.def("tanh_backward", &dc::tanh_backward);
 }

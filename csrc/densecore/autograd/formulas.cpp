@@ -93,22 +93,6 @@ template <> Grads formula<Op::Div>(const Ctx<Op::Div>& c) {  // other: -grad * (
           c.need(1) ? mul(neg(c.g), div(div(c.get(c.s.self), other), other)) : Tensor()}; }
 template <> Grads formula<Op::Neg>(const Ctx<Op::Neg>& c) { return {neg(c.g)}; }
 // ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
-template <> Grads formula<Op::Sqrt>(const Ctx<Op::Sqrt>& c) {  // grad / (2 * result)
-  return {div(c.g, mul(c.get(c.s.result), W(Scalar::from_int(2))))}; }
-template <> Grads formula<Op::Rsqrt>(const Ctx<Op::Rsqrt>& c) {  // -0.5 * grad * result.pow(3)
-  return {mul(mul(c.g, W(Scalar::from_double(-0.5))), pow(c.get(c.s.result), Scalar::from_int(3)))}; }
-template <> Grads formula<Op::Exp>(const Ctx<Op::Exp>& c) { return {mul(c.g, c.get(c.s.result))}; }
-template <> Grads formula<Op::Log>(const Ctx<Op::Log>& c) { return {div(c.g, c.get(c.s.self))}; }
-template <> Grads formula<Op::Tanh>(const Ctx<Op::Tanh>& c) { return {tanh_backward(c.g, c.get(c.s.result))}; }
-template <> Grads formula<Op::Erf>(const Ctx<Op::Erf>& c) {  // 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad
-  const Tensor e = exp(neg(pow(c.get(c.s.self), Scalar::from_int(2))));
-  return {mul(mul(e, W(Scalar::from_double(2.0 / std::sqrt(M_PI)))), c.g)}; }
-template <> Grads formula<Op::Sin>(const Ctx<Op::Sin>& c) { return {mul(c.g, cos(c.get(c.s.self)))}; }
-template <> Grads formula<Op::Cos>(const Ctx<Op::Cos>& c) { return {mul(c.g, neg(sin(c.get(c.s.self))))}; }
-template <> Grads formula<Op::Sigmoid>(const Ctx<Op::Sigmoid>& c) { return {sigmoid_backward(c.g, c.get(c.s.result))}; }
-template <> Grads formula<Op::Reciprocal>(const Ctx<Op::Reciprocal>& c) {  // -grad * (result * result)
-  const Tensor result = c.get(c.s.result);
-  return {mul(neg(c.g), mul(result, result))}; }
 template <> Grads formula<Op::Pow>(const Ctx<Op::Pow>& c) { return {pow_backward(c.g, c.get(c.s.self), c.s.exponent)}; }
 template <> Grads formula<Op::Relu>(const Ctx<Op::Relu>& c) {  // threshold_backward(grad, result, 0)
   return {where(compare(CompareOp::Le, c.get(c.s.result), W(Scalar::from_int(0))), W(Scalar::from_int(0)), c.g)}; }

@@ -12,16 +12,6 @@
   X(Mul)                         \
   X(Div)                         \
   X(Neg)                         \
-  X(Sqrt)                        \
-  X(Rsqrt)                       \
-  X(Exp)                         \
-  X(Log)                         \
-  X(Tanh)                        \
-  X(Erf)                         \
-  X(Sin)                         \
-  X(Cos)                         \
-  X(Sigmoid)                     \
-  X(Reciprocal)                  \
   X(Pow)                         \
   X(Relu)                        \
   X(Lerp)                        \

@@ -85,16 +85,6 @@ template <> struct Saved<Op::Where> {
   SavedVariable condition;
   auto variables() { return std::tie(condition); }
 };
-template <> struct Saved<Op::Sqrt> : SavedResult {};
-template <> struct Saved<Op::Rsqrt> : SavedResult {};
-template <> struct Saved<Op::Exp> : SavedResult {};
-template <> struct Saved<Op::Log> : SavedSelf {};
-template <> struct Saved<Op::Tanh> : SavedResult {};
-template <> struct Saved<Op::Erf> : SavedSelf {};
-template <> struct Saved<Op::Sin> : SavedSelf {};
-template <> struct Saved<Op::Cos> : SavedSelf {};
-template <> struct Saved<Op::Sigmoid> : SavedResult {};
-template <> struct Saved<Op::Reciprocal> : SavedResult {};
 template <> struct Saved<Op::Relu> : SavedResult {};
 template <> struct Saved<Op::Pow> : SavedSelf {
   Scalar exponent = Scalar::from_int(1);

@@ -1,24 +1,15 @@
-// Unary math ops as torch exposes them: sqrt, rsqrt, exp, log, tanh, erf, sin, cos, sigmoid,
-// reciprocal, pow(tensor, scalar), relu, and the tanh/sigmoid backward ops their formulas use.
+// Unary math ops as torch exposes them: pow(tensor, scalar), relu, the tanh/sigmoid backward ops, and
+// (generated from csrc/op_rows.toml) sqrt, rsqrt, exp, log, tanh, erf, sin, cos, sigmoid, reciprocal.
 // Integer inputs promote to the default float dtype (build_borrowing_unary_float_op). An undefined
 // `out` allocates; `out` == the input is the in-place form (torch's x.exp_()).
 #pragma once
 
 #include "densecore/core/scalar.h"
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
-Tensor sqrt(const Tensor& a, const Tensor& out = {});
-Tensor rsqrt(const Tensor& a, const Tensor& out = {});
-Tensor exp(const Tensor& a, const Tensor& out = {});
-Tensor log(const Tensor& a, const Tensor& out = {});
-Tensor tanh(const Tensor& a, const Tensor& out = {});
-Tensor erf(const Tensor& a, const Tensor& out = {});
-Tensor sin(const Tensor& a, const Tensor& out = {});
-Tensor cos(const Tensor& a, const Tensor& out = {});
-Tensor sigmoid(const Tensor& a, const Tensor& out = {});
-Tensor reciprocal(const Tensor& a, const Tensor& out = {});
 /// torch.pow(tensor, scalar): exponent 0 fills 1, 1 copies, else the pow kernel (PowKernel.cpp).
 Tensor pow(const Tensor& a, const Scalar& exponent, const Tensor& out = {});
 /// relu = clamp_min(a, 0) (Activation.cpp relu on CPU); backward threshold_backward(g, out, 0).

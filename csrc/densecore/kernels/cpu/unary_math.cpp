@@ -9,6 +9,7 @@
 
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/iter/loops.h"
+#include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/math_stubs.h"
 #include "densecore/kernels/vec/lane_math.h"
 

@@ -3,16 +3,6 @@
 
 namespace dc {
 
-DC_DEFINE_DISPATCH(MathIterFn, sqrt_stub);
-DC_DEFINE_DISPATCH(MathIterFn, exp_stub);
-DC_DEFINE_DISPATCH(MathIterFn, log_stub);
-DC_DEFINE_DISPATCH(MathIterFn, tanh_stub);
-DC_DEFINE_DISPATCH(MathIterFn, erf_stub);
-DC_DEFINE_DISPATCH(MathIterFn, sin_stub);
-DC_DEFINE_DISPATCH(MathIterFn, cos_stub);
-DC_DEFINE_DISPATCH(MathIterFn, sigmoid_stub);
-DC_DEFINE_DISPATCH(MathIterFn, reciprocal_stub);
-DC_DEFINE_DISPATCH(MathIterFn, rsqrt_stub);
 DC_DEFINE_DISPATCH(MathIterScalarFn, pow_tensor_scalar_stub);
 DC_DEFINE_DISPATCH(MathIterFn, tanh_backward_stub);
 DC_DEFINE_DISPATCH(MathIterFn, sigmoid_backward_stub);

@@ -1,4 +1,5 @@
-// Dispatch stubs of the unary math kernels (kernels/cpu/unary_math.cpp), the optimizer pointwise
+// Dispatch stubs of pow and the tanh/sigmoid backward kernels (the unary math kernels' stubs are generated
+// from csrc/op_rows.toml into densecore/generated/stubs.h), the optimizer pointwise
 // kernels (kernels/cpu/pointwise.cpp) and the vector norm (kernels/cpu/vector_norm.cpp). Each is
 // registered with the macro torch's kernel file uses (see the registration lines in each file).
 #pragma once
@@ -13,18 +14,6 @@ namespace dc {
 using MathIterFn = void (*)(TensorIter& iter);
 using MathIterScalarFn = void (*)(TensorIter& iter, const Scalar& s);
 
-// UnaryOpsKernel.cpp: MKL VML (float/double) through the 8 KiB-buffer iterator lambda.
-DC_DECLARE_DISPATCH(MathIterFn, sqrt_stub);
-DC_DECLARE_DISPATCH(MathIterFn, exp_stub);
-DC_DECLARE_DISPATCH(MathIterFn, log_stub);
-DC_DECLARE_DISPATCH(MathIterFn, tanh_stub);
-DC_DECLARE_DISPATCH(MathIterFn, erf_stub);
-DC_DECLARE_DISPATCH(MathIterFn, sin_stub);
-DC_DECLARE_DISPATCH(MathIterFn, cos_stub);
-// UnaryOpsKernel.cpp cpu_kernel_vec kernels.
-DC_DECLARE_DISPATCH(MathIterFn, sigmoid_stub);
-DC_DECLARE_DISPATCH(MathIterFn, reciprocal_stub);
-DC_DECLARE_DISPATCH(MathIterFn, rsqrt_stub);
 // PowKernel.cpp: pow(tensor, scalar exponent) for the special exponents.
 DC_DECLARE_DISPATCH(MathIterScalarFn, pow_tensor_scalar_stub);
 // BinaryOpsKernel.cpp: tanh_backward(grad, out), sigmoid_backward(grad, out).
