@@ -75,21 +75,6 @@ Tensor unary(const Tensor& a, const Tensor& out, void (*kernel)(TensorIter&)) {
   return run(c, out, {a}, [&](TensorIter& it) { kernel(it); });
 }
 
-// Starts recording op for autograd. out= forms are not differentiable (torch's message); an out that
-// is the first input is the in-place form.
-template <Op op>
-OpRecord<op> record(const char* name, const Tensor& a, const Tensor& b, const Tensor& out) {
-  if (out.defined() && !out.is_same(a)) {
-    check(!is_grad_enabled() || !(requires_grad(a) || (b.defined() && requires_grad(b)) || requires_grad(out)),
-          "{}(): functions with out=... arguments don't support automatic differentiation, but one of "
-          "the arguments requires grad.", name);
-    return OpRecord<op>({});
-  }
-  if (!b.defined()) return out.defined() ? OpRecord<op>(a, {}) : OpRecord<op>({a});  // unary
-  if (out.defined()) return OpRecord<op>(a, {b});
-  return OpRecord<op>({a, b});
-}
-
 // Saves `a` for backward; for the in-place form a copy of it first, as torch's codegen saves the
 // original self of an in-place op whose formula reads self.
 template <Op op>
@@ -127,7 +112,7 @@ Tensor wrapped_scalar_tensor(const Scalar& s) {
 }
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
-  auto rec = record<Op::Add>("add", a, b, out);
+  auto rec = record_with_out<Op::Add>("add", {a, b}, out);
   Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, alpha);
@@ -138,7 +123,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& 
 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   sub_check(a, b);
-  auto rec = record<Op::Sub>("sub", a, b, out);
+  auto rec = record_with_out<Op::Sub>("sub", {a, b}, out);
   Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, negate(alpha));
@@ -148,7 +133,7 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& 
 }
 
 Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record<Op::Mul>("mul", a, b, out);
+  auto rec = record_with_out<Op::Mul>("mul", {a, b}, out);
   save_self_and_other(rec, a, b, out);
   Tensor r = binary(a, b, out, [](TensorIter& it) { mul_stub(it); });
   return rec.finish(r);
@@ -156,32 +141,32 @@ Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
 
 Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
   if (mode.empty()) {
-    auto rec = record<Op::Div>("div", a, b, out);
+    auto rec = record_with_out<Op::Div>("div", {a, b}, out);
     save_self_and_other(rec, a, b, out);
     Tensor r = binary(a, b, out, [](TensorIter& it) { div_true_stub(it); }, /*int_to_float=*/true);
     return rec.finish(r);
   }
   check(mode == "trunc" || mode == "floor",
         "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", mode);
-  auto rec = record<Op::DivRounding>("div", a, b, out);  // DivBackward2: zero gradients
+  auto rec = record_with_out<Op::DivRounding>("div", {a, b}, out);  // DivBackward2: zero gradients
   return rec.finish(rounded_div(a, b, mode, out));
 }
 
 Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record<Op::NotImplemented>("floor_divide", a, b, out);  // torch has no derivative for it
+  auto rec = record_with_out<Op::NotImplemented>("floor_divide", {a, b}, out);  // torch has no derivative for it
   if (rec.active()) rec.saved().op_name = "floor_divide";
   return rec.finish(rounded_div(a, b, "floor", out));
 }
 
 Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record<Op::Maximum>("maximum", a, b, out);
+  auto rec = record_with_out<Op::Maximum>("maximum", {a, b}, out);
   save_original(rec, a, out);
   if (rec.active()) rec.saved().other = b;
   return rec.finish(binary(a, b, out, [](TensorIter& it) { maximum_stub(it); }));
 }
 
 Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record<Op::Minimum>("minimum", a, b, out);
+  auto rec = record_with_out<Op::Minimum>("minimum", {a, b}, out);
   save_original(rec, a, out);
   if (rec.active()) rec.saved().other = b;
   return rec.finish(binary(a, b, out, [](TensorIter& it) { minimum_stub(it); }));
@@ -191,13 +176,13 @@ Tensor neg(const Tensor& a, const Tensor& out) {
   check<NotImplementedError>(a.dtype() != DType::Bool,
                              "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                              "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-  auto rec = record<Op::Neg>("neg", a, Tensor(), out);
+  auto rec = record_with_out<Op::Neg>("neg", {a}, out);
   return rec.finish(unary(a, out, [](TensorIter& it) { neg_stub(it); }));
 }
 
 Tensor abs(const Tensor& a, const Tensor& out) {
   check<NotImplementedError>(a.dtype() != DType::Bool, "\"abs_cpu\" not implemented for 'Bool'");
-  auto rec = record<Op::Abs>("abs", a, Tensor(), out);
+  auto rec = record_with_out<Op::Abs>("abs", {a}, out);
   save_original(rec, a, out);
   return rec.finish(unary(a, out, [](TensorIter& it) { abs_stub(it); }));
 }
@@ -261,7 +246,7 @@ Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optio
     check(rt == a.dtype() || !out.defined() || !out.is_same(a),
           "result type {} can't be cast to the desired output type {}", scalar_type_name(rt), type_meta_name(a.dtype()));
   }
-  auto rec = record<Op::ClampScalar>("clamp", a, Tensor(), out);  // ClampBackward1
+  auto rec = record_with_out<Op::ClampScalar>("clamp", {a}, out);  // ClampBackward1
   save_original(rec, a, out);
   if (rec.active()) {
     rec.saved().min = min;

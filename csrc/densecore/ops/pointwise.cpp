@@ -36,21 +36,6 @@ Tensor run(const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kerne
   return iter.output();
 }
 
-/// Records op over (self, others...); out == self is in-place, another out is not differentiable.
-template <Op op>
-OpRecord<op> record(const char* name, const Tensor& self, std::initializer_list<Tensor> others, const Tensor& out) {
-  if (out.defined() && !out.is_same(self)) {
-    bool any = requires_grad(self) || requires_grad(out);
-    for (const Tensor& t : others) any = any || requires_grad(t);
-    check(!is_grad_enabled() || !any, "{}(): functions with out=... arguments don't support automatic "
-          "differentiation, but one of the arguments requires grad.", name);
-    return OpRecord<op>({});
-  }
-  if (out.defined()) return OpRecord<op>(self, others);
-  if (others.size() == 1) return OpRecord<op>({self, *others.begin()});
-  return OpRecord<op>({self, *others.begin(), *(others.begin() + 1)});
-}
-
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight, const Tensor& out) {
@@ -59,13 +44,13 @@ Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight, const T
                                           "long int", "c10::Half", "c10::BFloat16", "float", "double"};
   check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", kMeta[int(self.dtype())],
         kMeta[int(end.dtype())]);
-  auto rec = record<Op::Lerp>("lerp", self, {end}, out);
+  auto rec = record_with_out<Op::Lerp>("lerp", {self, end}, out);
   if (rec.active()) rec.saved().weight = weight;
   return rec.finish(run(out, {self, end}, [&](TensorIter& it) { lerp_scalar_stub(it, weight); }));
 }
 
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
-  auto rec = record<Op::Addcmul>("addcmul", self, {t1, t2}, out);
+  auto rec = record_with_out<Op::Addcmul>("addcmul", {self, t1, t2}, out);
   if (rec.active()) {
     rec.saved().value = value;
     rec.saved().tensor1 = t1;
@@ -81,7 +66,7 @@ Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Sca
         "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
         "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
         "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
-  auto rec = record<Op::Addcdiv>("addcdiv", self, {t1, t2}, out);
+  auto rec = record_with_out<Op::Addcdiv>("addcdiv", {self, t1, t2}, out);
   if (rec.active()) {
     rec.saved().value = value;
     rec.saved().tensor1 = t1;
