@@ -60,6 +60,10 @@ HARDSHRINK = {
     "hardshrink-lambd-negative": "out = special().hardshrink(lambd=-1.0)",
     "hardshrink-strided": "out = special().reshape(1, 37).expand(2, 37).t().hardshrink(2.5)",
     "hardshrink-out": "o = torch.empty(37); r = torch.hardshrink(special(), 0.5, out=o); out = [o, r is o]",
+    "hardshrink-functional-module": (
+        "m = torch.nn.Hardshrink(1.5); x = special(); "
+        "out = [torch.nn.functional.hardshrink(x, 2.5), m(x), repr(m), torch.nn.Hardshrink().lambd]"
+    ),
     "hardshrink-int": oracle.raises(NotImplementedError, "out = torch.hardshrink(torch.arange(3))"),
     "hardshrink-no-inplace": oracle.raises(AttributeError, "out = torch.ones(2).hardshrink_()",
                                            message=r".*object has no attribute 'hardshrink_'"),

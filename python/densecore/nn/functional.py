@@ -2,8 +2,9 @@
 from .. import _C
 
 linear = _C.linear
+hardshrink = _C.hardshrink  # torch's F.hardshrink is torch.hardshrink
 
-__all__ = ["linear"]
+__all__ = ["hardshrink", "linear"]
 
 
 def _get_softmax_dim(name, ndim, stacklevel):

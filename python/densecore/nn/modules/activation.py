@@ -27,6 +27,18 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
+class Hardshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):  # noqa: A002
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
 class Tanh(Module):
     def forward(self, input):  # noqa: A002
         return input.tanh()

@@ -1,0 +1,77 @@
+"""tools/gen_op_rows.py refuses rows that would build a wrong op, and says which row and why.
+
+The generated C++ itself is checked by building it and by test_op_rows.py against torch; these cases are
+about the rows the generator must not accept (a differentiable op without a formula above all)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.notorch
+
+ROOT = Path(__file__).resolve().parents[2]
+GENERATOR = ROOT / "tools" / "gen_op_rows.py"
+
+GOOD = '''
+[[op]]
+func = "frac(Tensor self) -> Tensor"
+front = "unary"
+dtype_rule = "same"
+dtypes = "floating"
+python = ["function"]
+node = "Frac"
+derivative = { self = "grad" }
+'''
+
+
+def generate(tmp_path, rows):
+    table = tmp_path / "rows.toml"
+    table.write_text(rows)
+    out = tmp_path / "out"
+    return subprocess.run([sys.executable, str(GENERATOR), str(table), str(out)], capture_output=True, text=True), out
+
+
+def test_the_table_in_the_repository_generates(tmp_path):
+    run, out = generate(tmp_path, (ROOT / "csrc" / "op_rows.toml").read_text())
+    assert run.returncode == 0, run.stderr
+    assert "X(Logsumexp)" in (out / "ops/densecore/generated/op_rows.h").read_text()
+
+
+def test_a_good_row_gives_every_part(tmp_path):
+    run, out = generate(tmp_path, GOOD)
+    assert run.returncode == 0, run.stderr
+    gen = out / "ops/densecore/generated"
+    assert "DC_DECLARE_DISPATCH(FracFn, frac_stub);" in (out / "kernels/densecore/generated/stubs.h").read_text()
+    assert "X(Frac)" in (gen / "op_rows.h").read_text()
+    assert "struct Saved<Op::Frac>" in (gen / "saved.h").read_text()
+    assert "formula<Op::Frac>" in (gen / "formulas.inc").read_text()
+    assert 'record_with_out<Op::Frac>("frac", {self}, out)' in (gen / "ops.cpp").read_text()
+    assert 'm.def("frac"' in (out / "binding/bind_rows.cpp").read_text()
+
+
+BAD = {
+    "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
+    "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
+    "derivative-of-a-non-tensor": (
+        GOOD.replace("Tensor self)", "Tensor self, Scalar s=1)").replace("self = ", "s = "), "not a tensor input"),
+    "unknown-field": (GOOD + 'saved = ["self"]\n', "unknown fields ['saved']"),
+    "unknown-front": (GOOD.replace('"unary"', '"ternary"'), "front must be one of"),
+    "unary-without-dtype-rule": (GOOD.replace('dtype_rule = "same"\n', ""), "needs dtype_rule"),
+    "unknown-dtypes": (GOOD.replace('"floating"', '"integral"'), "dtypes must be one of"),
+    "unknown-python-form": (GOOD.replace('["function"]', '["functional"]'), "python forms are"),
+    "unknown-argument-type": (GOOD.replace("Tensor self)", "Tensor self, float x)"), "cannot read argument"),
+    "bad-schema": (GOOD.replace(") -> Tensor", ") -> (Tensor, Tensor)"), "func must read"),
+    "declared-twice": (GOOD + GOOD, "declared twice"),
+    "composite-with-out": (
+        GOOD.replace('"unary"', '"composite"').replace('["function"]', '["function", "out"]'), "no in-place or out="),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_a_bad_row_is_refused(tmp_path, name):
+    rows, why = BAD[name]
+    run, out = generate(tmp_path, rows)
+    assert run.returncode == 1
+    assert why in run.stderr
+    assert not out.exists(), "nothing is written when a row is refused"
