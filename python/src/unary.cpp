@@ -40,8 +40,6 @@ void bind_unary_ops(nb::module_& m, TensorClass& cls) {
     dc::relu(self, self);
     return nb::borrow(s);
   });
-  m.def("sigmoid_backward", &dc::sigmoid_backward);
-  m.def("tanh_backward", &dc::tanh_backward);
 }
 
 /// torch.pow(tensor, number); a tensor exponent or a number base is not mirrored yet.

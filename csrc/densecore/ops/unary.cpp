@@ -1,5 +1,5 @@
-// Front ends of pow(tensor, scalar), relu and the tanh/sigmoid backward ops (aten/src/ATen/native/Pow.cpp,
-// Activation.cpp, BinaryOps.cpp). The unary float ops (sqrt, exp, ...) are rows of csrc/op_rows.toml.
+// Front ends of pow(tensor, scalar) and relu (aten/src/ATen/native/Pow.cpp, Activation.cpp). The unary
+// float ops (sqrt, exp, ...) and the tanh/sigmoid backward ops are rows of csrc/op_rows.toml.
 #include "densecore/ops/unary.h"
 
 #include "densecore/autograd/function.h"
@@ -47,30 +47,6 @@ Tensor relu(const Tensor& a, const Tensor& out) {
   const Tensor r = clamp(a, Scalar::from_int(0), std::nullopt, out);
   if (rec.active()) rec.saved().result = saved_output(r);
   return rec.finish(r);
-}
-
-Tensor tanh_backward(const Tensor& grad, const Tensor& output) {
-  IterConfig c;  // build_borrowing_binary_op
-  c.promote_inputs_to_common_dtype = true;
-  c.cast_common_dtype_to_outputs = true;
-  c.enforce_safe_casting_to_output = true;
-  c.check_all_same_dtype = false;
-  const Tensor ins[2] = {grad, output};
-  TensorIter iter(c, Tensor(), ins);
-  tanh_backward_stub(iter);
-  return iter.output();
-}
-
-Tensor sigmoid_backward(const Tensor& grad, const Tensor& output) {
-  IterConfig c;
-  c.promote_inputs_to_common_dtype = true;
-  c.cast_common_dtype_to_outputs = true;
-  c.enforce_safe_casting_to_output = true;
-  c.check_all_same_dtype = false;
-  const Tensor ins[2] = {grad, output};
-  TensorIter iter(c, Tensor(), ins);
-  sigmoid_backward_stub(iter);
-  return iter.output();
 }
 
 }  // namespace dc

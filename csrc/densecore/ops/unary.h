@@ -1,5 +1,5 @@
-// Unary math ops as torch exposes them: pow(tensor, scalar), relu, the tanh/sigmoid backward ops, and
-// (generated from csrc/op_rows.toml) sqrt, rsqrt, exp, log, tanh, erf, sin, cos, sigmoid, reciprocal.
+// Unary math ops as torch exposes them: pow(tensor, scalar), relu, and (generated from csrc/op_rows.toml)
+// sqrt, rsqrt, exp, log, tanh, erf, sin, cos, sigmoid, reciprocal, tanh_backward, sigmoid_backward.
 // Integer inputs promote to the default float dtype (build_borrowing_unary_float_op). An undefined
 // `out` allocates; `out` == the input is the in-place form (torch's x.exp_()).
 #pragma once
@@ -14,8 +14,5 @@ namespace dc {
 Tensor pow(const Tensor& a, const Scalar& exponent, const Tensor& out = {});
 /// relu = clamp_min(a, 0) (Activation.cpp relu on CPU); backward threshold_backward(g, out, 0).
 Tensor relu(const Tensor& a, const Tensor& out = {});
-/// tanh_backward(grad, output) = grad * (1 - output^2); sigmoid_backward = grad * (1 - out) * out.
-Tensor tanh_backward(const Tensor& grad, const Tensor& output);
-Tensor sigmoid_backward(const Tensor& grad, const Tensor& output);
 
 }  // namespace dc

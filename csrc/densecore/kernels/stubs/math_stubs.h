@@ -1,4 +1,4 @@
-// Dispatch stubs of pow and the tanh/sigmoid backward kernels (the unary math kernels' stubs are generated
+// Dispatch stubs of pow (the unary math and tanh/sigmoid backward kernels' stubs are generated
 // from csrc/op_rows.toml into densecore/generated/stubs.h), the optimizer pointwise
 // kernels (kernels/cpu/pointwise.cpp) and the vector norm (kernels/cpu/vector_norm.cpp). Each is
 // registered with the macro torch's kernel file uses (see the registration lines in each file).
@@ -11,14 +11,10 @@
 
 namespace dc {
 
-using MathIterFn = void (*)(TensorIter& iter);
 using MathIterScalarFn = void (*)(TensorIter& iter, const Scalar& s);
 
 // PowKernel.cpp: pow(tensor, scalar exponent) for the special exponents.
 DC_DECLARE_DISPATCH(MathIterScalarFn, pow_tensor_scalar_stub);
-// BinaryOpsKernel.cpp: tanh_backward(grad, out), sigmoid_backward(grad, out).
-DC_DECLARE_DISPATCH(MathIterFn, tanh_backward_stub);
-DC_DECLARE_DISPATCH(MathIterFn, sigmoid_backward_stub);
 // LerpKernel.cpp / PointwiseOpsKernel.cpp.
 DC_DECLARE_DISPATCH(MathIterScalarFn, lerp_scalar_stub);  // (out, self, end), weight
 DC_DECLARE_DISPATCH(MathIterScalarFn, addcmul_stub);      // (out, self, t1, t2), value
