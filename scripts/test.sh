@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: installs what is missing (GoogleTest from Debian, a virtual
 # environment with PyTorch 2.14.1 as the oracle and the pinned MKL), builds DenseCore with its C++ tests,
-# runs the C++ tests (ctest) and the Python tests (pytest), then the sanitizer stage (scripts/sanitize.sh:
+# runs the C++ tests (ctest) and the Python tests (pytest), the tests that need no torch against the wheel
+# installed in an environment without torch, then the sanitizer stage (scripts/sanitize.sh:
 # the C++ tests and a fast subset of the Python tests under ASan+UBSan, in a build folder of its own).
 # Arguments go to pytest; a test selection given that way skips the sanitizer stage, and says so.
 set -euo pipefail
@@ -25,6 +26,17 @@ echo "== Python tests"
 # From the checkout, without DENSECORE_BUILD_DIR: the installed package is tested, not the source tree.
 # Two workers (pytest-xdist): most of a test's time is a child process importing torch or DenseCore.
 DENSECORE_REQUIRE_ORACLE=1 python -m pytest -q -p no:cacheprovider -n "${DENSECORE_TEST_WORKERS:-2}" tests/python "$@"
+
+echo "== the installed wheel without torch"
+# The wheel just built, in a fresh environment that has no torch: the tests that need none (notorch) run
+# against the installed package from outside the checkout, as a user's install would be.
+notorch="$DENSECORE_ENV_BUILD/venv-notorch"
+rm -rf "$notorch"
+python3 -m venv "$notorch"
+"$notorch/bin/pip" install -q pytest pytest-xdist numpy  # numpy: the optional interop the notorch tests cover
+"$notorch/bin/pip" install -q --no-deps "$DENSECORE_ENV_BUILD"/wheel/densecore-*.whl
+(cd "$DENSECORE_ENV_BUILD" && "$notorch/bin/python" -m pytest -q -p no:cacheprovider -n 2 -m notorch \
+   -c "$root/pyproject.toml" "$root/tests/python")
 
 if [ $# -gt 0 ]; then
   echo "== sanitizer stage skipped: a test selection was given (run it with: bash scripts/sanitize.sh)"

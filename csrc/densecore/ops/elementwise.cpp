@@ -16,16 +16,6 @@
 namespace dc {
 namespace {
 
-IterConfig binary_config(bool int_to_float = false) {
-  IterConfig c;
-  c.promote_inputs_to_common_dtype = true;
-  c.cast_common_dtype_to_outputs = true;
-  c.enforce_safe_casting_to_output = true;
-  c.check_all_same_dtype = false;
-  c.promote_integer_inputs_to_float = int_to_float;
-  return c;
-}
-
 /// Runs `kernel` over a TensorIter built from (out, inputs); returns the output and bumps the
 /// version of a given out (in-place or out=).
 template <class Kernel>
@@ -67,7 +57,7 @@ Scalar negate(const Scalar& s) {
 
 Tensor binary(const Tensor& a, const Tensor& b, const Tensor& out, void (*kernel)(TensorIter&),
               bool int_to_float = false) {
-  return run(binary_config(int_to_float), out, {a, b}, [&](TensorIter& it) { kernel(it); });
+  return run(int_to_float ? float_op_config() : binary_op_config(), out, {a, b}, [&](TensorIter& it) { kernel(it); });
 }
 
 Tensor unary(const Tensor& a, const Tensor& out, void (*kernel)(TensorIter&)) {
@@ -113,7 +103,7 @@ Tensor wrapped_scalar_tensor(const Scalar& s) {
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   auto rec = record_with_out<Op::Add>("add", {a, b}, out);
-  Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
+  Tensor r = run(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, alpha);
   });
@@ -124,7 +114,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   sub_check(a, b);
   auto rec = record_with_out<Op::Sub>("sub", {a, b}, out);
-  Tensor r = run(binary_config(), out, {a, b}, [&](TensorIter& it) {
+  Tensor r = run(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, negate(alpha));
   });
@@ -278,7 +268,7 @@ Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor
   check<NotImplementedError>(!is_grad_enabled() || !(requires_grad(a) || (min.defined() && requires_grad(min)) ||
                                                      (max.defined() && requires_grad(max))),
                              "[clamp] ClampBackward0 (tensor min/max) is not implemented in densecore yet");
-  IterConfig c = binary_config();
+  IterConfig c = binary_op_config();
   if (min.defined() && max.defined()) return run(c, out, {a, min, max}, [](TensorIter& it) { clamp_stub(it); });
   if (min.defined()) return run(c, out, {a, min}, [](TensorIter& it) { maximum_stub(it); });
   return run(c, out, {a, max}, [](TensorIter& it) { minimum_stub(it); });

@@ -255,11 +255,7 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view appro
     onednn::gelu_backward(g.data<float>(), x.data<float>(), dx.data<float>(), x.numel());
     return dx;
   }
-  IterConfig c;  // build_borrowing_binary_op(grad_input, grad, self)
-  c.promote_inputs_to_common_dtype = true;
-  c.cast_common_dtype_to_outputs = true;
-  c.enforce_safe_casting_to_output = true;
-  c.check_all_same_dtype = false;
+  const IterConfig c = binary_op_config();  // build_borrowing_binary_op(grad_input, grad, self)
   const Tensor in[] = {grad, x};
   TensorIter iter(c, Tensor(), in);
   gelu_backward_stub(iter, tanh);

@@ -19,18 +19,9 @@
 namespace dc {
 namespace {
 
-IterConfig ternary_config() {
-  IterConfig c;
-  c.promote_inputs_to_common_dtype = true;
-  c.cast_common_dtype_to_outputs = true;
-  c.enforce_safe_casting_to_output = true;
-  c.check_all_same_dtype = false;
-  return c;
-}
-
 template <class Kernel>
 Tensor run(const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kernel) {
-  TensorIter iter(ternary_config(), out, std::span<const Tensor>(inputs.begin(), inputs.size()));
+  TensorIter iter(binary_op_config(), out  /* build_ternary_op */, std::span<const Tensor>(inputs.begin(), inputs.size()));
   kernel(iter);
   if (out.defined()) out.bump_version();
   return iter.output();

@@ -1,32 +1,10 @@
-// The generated ops' front ends (ops/row_fronts.h); the builders mirror TensorIteratorConfig's in
-// aten/src/ATen/TensorIterator.cpp (build_borrowing_unary_op, ..._unary_float_op, ..._binary_op).
+// The generated ops' front ends (ops/row_fronts.h), over the iterator builders of kernels/iter/iter.h.
 #include "densecore/ops/row_fronts.h"
 
 #include "densecore/core/error.h"
 
 namespace dc {
 namespace {
-
-IterConfig unary_config(UnaryDtype rule) {
-  IterConfig c;  // build_borrowing_unary_op: every operand one dtype
-  if (rule == UnaryDtype::Float) {
-    c.promote_inputs_to_common_dtype = true;
-    c.promote_integer_inputs_to_float = true;
-    c.cast_common_dtype_to_outputs = true;
-    c.enforce_safe_casting_to_output = true;
-    c.check_all_same_dtype = false;
-  }
-  return c;
-}
-
-IterConfig binary_config() {
-  IterConfig c;
-  c.promote_inputs_to_common_dtype = true;
-  c.cast_common_dtype_to_outputs = true;
-  c.enforce_safe_casting_to_output = true;
-  c.check_all_same_dtype = false;
-  return c;
-}
 
 /// What AT_DISPATCH raises for a dtype the kernel lacks: '"<name>_cpu" not implemented for 'Long''.
 void check_dtypes(std::string_view name, DtypeSet dtypes, DType t) {
@@ -48,13 +26,13 @@ Tensor run(std::string_view name, DtypeSet dtypes, const IterConfig& c, const Te
 Tensor unary_front(std::string_view name, UnaryDtype rule, DtypeSet dtypes, const Tensor& self,
                    const Tensor& out, const RowKernel& kernel) {
   const Tensor ins[1] = {self};
-  return run(name, dtypes, unary_config(rule), out, ins, kernel);
+  return run(name, dtypes, rule == UnaryDtype::Float ? float_op_config() : unary_op_config(), out, ins, kernel);
 }
 
 Tensor binary_front(std::string_view name, DtypeSet dtypes, const Tensor& a, const Tensor& b,
                     const Tensor& out, const RowKernel& kernel) {
   const Tensor ins[2] = {a, b};
-  return run(name, dtypes, binary_config(), out, ins, kernel);
+  return run(name, dtypes, binary_op_config(), out, ins, kernel);
 }
 
 }  // namespace dc

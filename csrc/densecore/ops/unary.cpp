@@ -23,11 +23,7 @@ Tensor pow(const Tensor& a, const Scalar& e, const Tensor& out) {
   }
   const Tensor scalar[2] = {a, wrapped_scalar_tensor(e)};
   const Tensor base = to_dtype(a, dc::result_type(std::span<const Tensor>(scalar, 2)));
-  IterConfig c;  // build_output_borrowing_argument_owning_unary_op
-  c.cast_common_dtype_to_outputs = true;
-  c.enforce_safe_casting_to_output = true;
-  c.check_all_same_dtype = false;
-  c.promote_inputs_to_common_dtype = true;
+  const IterConfig c = binary_op_config();  // build_output_borrowing_argument_owning_unary_op: the same flags
   const Tensor ins[1] = {base};
   TensorIter iter(c, out, ins);
   if (e.to_double() == 0.0) {

@@ -71,6 +71,27 @@ struct IterConfig {
   std::optional<DType> static_dtype;  // declare_static_dtype: output dtype, no computation dtype
 };
 
+// The configs of TensorIteratorBase's builders (aten/src/ATen/TensorIterator.cpp), one home for each.
+/// build_borrowing_unary_op / build_unary_op: every operand one dtype.
+inline IterConfig unary_op_config() { return IterConfig{}; }
+/// build_borrowing_binary_op (and build_ternary_op's flags): inputs promoted to a common dtype, which is
+/// cast to the output when it is safe to.
+inline IterConfig binary_op_config() {
+  IterConfig c;
+  c.promote_inputs_to_common_dtype = true;
+  c.cast_common_dtype_to_outputs = true;
+  c.enforce_safe_casting_to_output = true;
+  c.check_all_same_dtype = false;
+  return c;
+}
+/// build_borrowing_unary_float_op / build_borrowing_binary_float_op: as binary_op_config, and integer or
+/// bool inputs compute in the default float dtype.
+inline IterConfig float_op_config() {
+  IterConfig c = binary_op_config();
+  c.promote_integer_inputs_to_float = true;
+  return c;
+}
+
 struct IterOperand {
   Tensor tensor;    // what the loop reads or writes (may be a casted temporary)
   Tensor original;  // defined when `tensor` is a temporary standing in for this tensor
