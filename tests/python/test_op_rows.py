@@ -1,4 +1,5 @@
-"""The ops declared as rows in csrc/op_rows.toml (frac, hardshrink, logsumexp), against live torch.
+"""The ops declared as rows in csrc/op_rows.toml (frac, hardshrink, threshold_backward, logsumexp), against
+live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -81,6 +82,28 @@ HARDSHRINK = {
     ),
 }
 
+# threshold_backward is ReLU's backward: grad where the result is > 0, else +0 (NaN results pass grad).
+THRESHOLD = {
+    **{f"relu-backward-{d}": (
+        f"x = special(torch.{d}).requires_grad_(); y = torch.relu(x); g = torch.randn(37).to(torch.{d}); "
+        f"g[5] = -0.0; y.backward(g); out = [y, x.grad, grad_fn_name(y)]"
+    ) for d in DTYPES},
+    "relu-backward-strided": (
+        "x = special().requires_grad_(); y = x.reshape(1, 37).expand(3, 37).t().relu(); "
+        "y.backward(torch.randn(3, 37).t()); out = [y, x.grad]"
+    ),
+    "relu-backward-large": (
+        "x = torch.randn(300, 128, requires_grad=True); y = torch.nn.functional.relu(x); "
+        "y.backward(torch.randn(300, 128)); out = x.grad"
+    ),
+    "relu-inplace-backward": (
+        "x = special().requires_grad_(); y = x * 1; y.relu_(); y.backward(torch.randn(37)); out = [y, x.grad, grad_fn_name(y)]"
+    ),
+    "relu-backward-broadcast-grad": (
+        "x = torch.randn(4, 5, requires_grad=True); y = x.relu(); y.backward(torch.randn(5).expand(4, 5)); out = x.grad"
+    ),
+}
+
 LOGSUMEXP = {
     "logsumexp-dim1": "out = torch.logsumexp(torch.randn(5, 37), 1)",
     "logsumexp-dim0-keepdim": "out = torch.randn(5, 37).logsumexp(0, keepdim=True)",
@@ -136,6 +159,11 @@ def test_frac(env):
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
 def test_hardshrink(env):
     oracle.assert_cases_equal(_seeded(HARDSHRINK), setup=SETUP, env=env)
+
+
+@pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
+def test_threshold_backward(env):
+    oracle.assert_cases_equal(_seeded(THRESHOLD), setup=SETUP, env=env)
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -95,7 +95,7 @@ template <> Grads formula<Op::Neg>(const Ctx<Op::Neg>& c) { return {neg(c.g)}; }
 // ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
 template <> Grads formula<Op::Pow>(const Ctx<Op::Pow>& c) { return {pow_backward(c.g, c.get(c.s.self), c.s.exponent)}; }
 template <> Grads formula<Op::Relu>(const Ctx<Op::Relu>& c) {  // threshold_backward(grad, result, 0)
-  return {where(compare(CompareOp::Le, c.get(c.s.result), W(Scalar::from_int(0))), W(Scalar::from_int(0)), c.g)}; }
+  return {threshold_backward(c.g, c.get(c.s.result), Scalar::from_int(0))}; }
 template <> Grads formula<Op::Lerp>(const Ctx<Op::Lerp>& c) {  // grad * (1 - weight), grad * weight
   return {c.need(0) ? mul(c.g, W(Scalar::from_double(1 - c.s.weight.to_double()))) : Tensor(),
           c.need(1) ? mul(c.g, W(c.s.weight)) : Tensor()}; }

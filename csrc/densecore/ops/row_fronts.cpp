@@ -8,7 +8,7 @@ namespace {
 
 /// What AT_DISPATCH raises for a dtype the kernel lacks: '"<name>_cpu" not implemented for 'Long''.
 void check_dtypes(std::string_view name, DtypeSet dtypes, DType t) {
-  const bool has = dtypes == DtypeSet::All || is_floating(t);
+  const bool has = dtypes == DtypeSet::All || is_floating(t) || (dtypes == DtypeSet::AllTypes && t != DType::Bool);
   check<NotImplementedError>(has, "\"{}\" not implemented for '{}'", name, scalar_type_name(t));
 }
 

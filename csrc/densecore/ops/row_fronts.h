@@ -14,8 +14,8 @@ namespace dc {
 /// A row's `dtype_rule`: build_borrowing_unary_op keeps self's dtype; build_borrowing_unary_float_op
 /// computes integers and bool in the default float dtype.
 enum class UnaryDtype { Same, Float };
-/// A row's `dtypes`: the dtypes its kernel has (torch's AT_DISPATCH set).
-enum class DtypeSet { Floating, All };
+/// A row's `dtypes`: the dtypes its kernel has (torch's AT_DISPATCH set; AllTypes has no bool).
+enum class DtypeSet { Floating, AllTypes, All };
 
 using RowKernel = std::function<void(TensorIter&)>;
 

@@ -1,6 +1,8 @@
-// hardshrink and its backward, mirroring aten/src/ATen/native/cpu/Activation.cpp (hardshrink_kernel,
-// shrink_backward_kernel; REGISTER_DISPATCH, so AVX-512 machines run the AVX2 build). lambd is first
-// rounded to the tensor's dtype (Scalar::to<scalar_t>); Half/BFloat16 compare through float.
+// hardshrink, its backward and threshold (ReLU's backward), mirroring
+// aten/src/ATen/native/cpu/Activation.cpp (hardshrink_kernel, shrink_backward_kernel, threshold_kernel;
+// REGISTER_DISPATCH, so AVX-512 machines run the AVX2 build). Scalars are first converted as the kernel
+// converts them (Scalar::to<scalar_t>, or to<float> for threshold's Half/BFloat16); Half/BFloat16 compare
+// through float. Every op here selects one of its inputs or a constant: no arithmetic, no rounding.
 #include "densecore/core/checked_convert.h"
 #include "densecore/generated/stubs.h"
 #include "densecore/kernels/iter/loops.h"
@@ -18,9 +20,12 @@ auto widen(T x) {
   else return x;
 }
 
+template <class T>
+constexpr bool is_float_v = std::is_floating_point_v<T> || is_reduced_float_v<T>;
+
 void hardshrink_kernel(TensorIter& iter, const Scalar& lambd) {
   dispatch_dtype(iter.dtype(0), [&]<class T>() {
-    if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+    if constexpr (is_float_v<T>) {
       const auto l = widen(scalar_to<T>(lambd));
       const T zero = scalar_to<T>(Scalar::from_int(0));
       // Scalar and vector forms agree lane by lane (Vec::blendv(self, 0, self >= -l & self <= l)):
@@ -33,7 +38,7 @@ void hardshrink_kernel(TensorIter& iter, const Scalar& lambd) {
 
 void shrink_backward_kernel(TensorIter& iter, const Scalar& lambd) {
   dispatch_dtype(iter.dtype(0), [&]<class T>() {
-    if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+    if constexpr (is_float_v<T>) {
       const auto l = widen(scalar_to<T>(lambd));
       const T zero = scalar_to<T>(Scalar::from_int(0));
       // The two forms differ where self is NaN: the scalar form passes grad through, the vector form
@@ -48,10 +53,27 @@ void shrink_backward_kernel(TensorIter& iter, const Scalar& lambd) {
   });
 }
 
+/// threshold_kernel with value 0, as threshold_backward runs it: operands (self, grad), out = self <=
+/// threshold ? 0 : grad (blendv in the vector form: the same per lane, NaN self passes grad through).
+void threshold_backward_kernel(TensorIter& iter, const Scalar& threshold) {
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    if constexpr (!std::is_same_v<T, bool>) {
+      const auto t = [&] {  // threshold.to<float>() for Half/BFloat16, to<scalar_t>() otherwise
+        if constexpr (is_reduced_float_v<T>) return scalar_to<float>(threshold);
+        else return scalar_to<T>(threshold);
+      }();
+      const T zero = scalar_to<T>(Scalar::from_int(0));
+      auto select = [t, zero](T self, T grad) -> T { return widen(self) <= t ? zero : grad; };
+      cpu_kernel_vec(iter, select, [select](Vec<T> self, Vec<T> grad) { return Vec<T>::raw_zip(self, grad, select); });
+    }
+  });
+}
+
 }  // namespace
 }  // namespace DC_CPU_CAPABILITY
 
 DC_REGISTER_DISPATCH(hardshrink_stub, &hardshrink_kernel);
 DC_REGISTER_DISPATCH(hardshrink_backward_stub, &shrink_backward_kernel);
+DC_REGISTER_DISPATCH(threshold_backward_stub, &threshold_backward_kernel);
 
 }  // namespace dc
