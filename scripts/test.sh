@@ -25,7 +25,10 @@ ctest --test-dir "$DENSECORE_ENV_BUILD/pip" --output-on-failure -j2
 echo "== Python tests"
 # From the checkout, without DENSECORE_BUILD_DIR: the installed package is tested, not the source tree.
 # Two workers (pytest-xdist): most of a test's time is a child process importing torch or DenseCore.
-DENSECORE_REQUIRE_ORACLE=1 python -m pytest -q -p no:cacheprovider -n "${DENSECORE_TEST_WORKERS:-2}" tests/python "$@"
+# Arguments, when given, are the selection (files, -k ...); otherwise every test in tests/python.
+selection=("$@")
+[ $# -gt 0 ] || selection=(tests/python)
+DENSECORE_REQUIRE_ORACLE=1 python -m pytest -q -p no:cacheprovider -n "${DENSECORE_TEST_WORKERS:-2}" "${selection[@]}"
 
 echo "== the installed wheel without torch"
 # The wheel just built, in a fresh environment that has no torch: the tests that need none (notorch) run
