@@ -1,10 +1,11 @@
-"""Per-op overhead on tiny tensors: DenseCore vs PyTorch in the same run, as ratios.
+"""Per-op time, DenseCore vs PyTorch in the same run, as ratios: the overhead on tiny tensors (--set
+overhead, the default) or the kernels of the small-model workloads at their sizes (--set kernels).
 
 Each library runs in its own process (they must not share one: two OpenMP runtimes, two MKLs); the
 processes alternate ROUNDS times so that machine noise hits both alike. Before timing, each op's
-result is checked bit-equal between the two libraries.
+result is checked bit-equal between the two libraries. The CPU and torch's capability are printed.
 
-    python benchmarks/bench_overhead.py [--rounds 5] [--number 20000]
+    python benchmarks/bench_overhead.py [--set overhead|kernels] [--rounds 5] [--number N]
 """
 import argparse
 import os
@@ -23,6 +24,23 @@ OPS = {
     "a @ b (4x4)": ("a = torch.ones(4, 4); b = torch.ones(4, 4)", "a @ b"),
 }
 
+# The ops issue 10 found slow at the MLP (batch 1024) and GPT sizes. A forward + backward case times step(),
+# which returns the input's gradient, so the bits of both passes are checked.
+def _fwd_bwd(shape, f):
+    return (f"torch.manual_seed(0); x = torch.randn({shape}, requires_grad=True); g = torch.randn({shape})\n"
+            f"def step():\n    x.grad = None\n    ({f}).backward(g)\n    return x.grad", "step()")
+
+
+KERNELS = {
+    "relu fwd 1024x128": ("torch.manual_seed(0); x = torch.randn(1024, 128)", "torch.relu(x)"),
+    "relu fwd+bwd 1024x128": _fwd_bwd("1024, 128", "torch.relu(x)"),
+    "gelu fwd 1024x256": ("torch.manual_seed(0); x = torch.randn(1024, 256)", "torch.nn.functional.gelu(x)"),
+    "gelu fwd+bwd 1024x256": _fwd_bwd("1024, 256", "torch.nn.functional.gelu(x)"),
+    "softmax 1024x65": ("torch.manual_seed(0); x = torch.randn(1024, 65)", "torch.softmax(x, -1)"),
+    "log_softmax 1024x65": ("torch.manual_seed(0); x = torch.randn(1024, 65)", "torch.log_softmax(x, -1)"),
+}
+SETS = {"overhead": (OPS, 20000), "kernels": (KERNELS, 200)}
+
 CHILD = r"""
 import pickle, sys, timeit
 lib, number = sys.argv[1], int(sys.argv[2])
@@ -33,7 +51,7 @@ else:
     import densecore as torch
     raw = lambda t: t._raw_bytes()
 ops = pickle.loads(sys.stdin.buffer.read())
-out = {}
+out = {"": (0.0, repr((torch.__name__, torch.backends.cpu.get_cpu_capability())).encode())}
 for name, (setup, stmt) in ops.items():
     scope = {"torch": torch}
     exec(setup, scope)
@@ -45,32 +63,46 @@ sys.stdout.buffer.write(pickle.dumps(out))
 """
 
 
-def run(lib, number):
+def run(lib, ops, number):
     env = dict(os.environ)
-    proc = subprocess.run([sys.executable, "-c", CHILD, lib, str(number)], input=pickle.dumps(OPS),
+    proc = subprocess.run([sys.executable, "-c", CHILD, lib, str(number)], input=pickle.dumps(ops),
                           capture_output=True, env=env, check=True)
     return pickle.loads(proc.stdout)
 
 
+def cpu_name():
+    with open("/proc/cpuinfo") as f:
+        info = f.read()
+    name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")), "?")
+    flags = set(next((line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), []))
+    return f"{name}, {'AVX-512' if 'avx512f' in flags else 'AVX2' if 'avx2' in flags else 'no AVX2'}, {os.cpu_count()} cores"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=sorted(SETS), default="overhead")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--number", type=int, default=20000)
+    ap.add_argument("--number", type=int, default=None, help="calls per timing (default: 20000 / 200)")
     args = ap.parse_args()
-    times = {lib: {name: [] for name in OPS} for lib in ("torch", "densecore")}
-    for _ in range(args.rounds):
-        results = {lib: run(lib, args.number) for lib in ("torch", "densecore")}
-        for name in OPS:
+    ops, number = SETS[args.set]
+    number = args.number or number
+    times = {lib: {name: [] for name in ops} for lib in ("torch", "densecore")}
+    for r in range(args.rounds):
+        results = {lib: run(lib, ops, number) for lib in ("torch", "densecore")}
+        if r == 0:
+            print(f"CPU: {cpu_name()}; capability: torch {results['torch'].pop('')[1].decode()}, "
+                  f"densecore {results['densecore'].pop('')[1].decode()}")
+        for name in ops:
             if results["torch"][name][1] != results["densecore"][name][1]:
                 sys.exit(f"{name}: results differ between torch and densecore; not timing it")
             for lib in results:
                 times[lib][name].append(results[lib][name][0] * 1e9)
     print(f"per-call time in ns, {args.rounds} alternating rounds (min/median/max); ratio = densecore/torch medians")
-    print(f"{'op':<16} {'torch':>22} {'densecore':>22} {'ratio':>6}")
-    for name in OPS:
+    print(f"{'op':<22} {'torch':>28} {'densecore':>28} {'ratio':>6}")
+    for name in ops:
         t, d = times["torch"][name], times["densecore"][name]
-        fmt = lambda v: f"{min(v):6.0f}/{statistics.median(v):6.0f}/{max(v):6.0f}"
-        print(f"{name:<16} {fmt(t):>22} {fmt(d):>22} {statistics.median(d) / statistics.median(t):6.2f}")
+        fmt = lambda v: f"{min(v):8.0f}/{statistics.median(v):8.0f}/{max(v):8.0f}"
+        print(f"{name:<22} {fmt(t):>28} {fmt(d):>28} {statistics.median(d) / statistics.median(t):6.2f}")
 
 
 if __name__ == "__main__":

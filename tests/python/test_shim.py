@@ -177,5 +177,8 @@ def test_import_densecore_as_torch():
         "autocast-bad-type": oracle.raises(ValueError, "torch.autocast(0)"),
         "dist-rank": oracle.raises(ValueError, "torch.distributed.get_rank()"),
         "dist-init": "out = torch.distributed.is_initialized()",
+        "cpu-capability": "out = torch.backends.cpu.get_cpu_capability()",
     }
     oracle.assert_cases_equal(cases)
+    oracle.assert_cases_equal({"cpu-capability-avx2": "out = torch.backends.cpu.get_cpu_capability()"},
+                              env={"ATEN_CPU_CAPABILITY": "avx2"})

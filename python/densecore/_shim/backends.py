@@ -11,3 +11,13 @@ cudnn = types.SimpleNamespace(allow_tf32=True, benchmark=False, deterministic=Fa
                               is_available=lambda: False, version=lambda: None)
 mps = types.SimpleNamespace(is_available=lambda: False, is_built=lambda: False)
 mkldnn = types.SimpleNamespace(enabled=True, is_available=lambda: False)
+
+
+def _cpu_capability():
+    """The kernels this process runs: "DEFAULT", "AVX2" or "AVX512", chosen as torch chooses them
+    (ATEN_CPU_CAPABILITY included)."""
+    from .. import _C
+    return _C._get_cpu_capability()
+
+
+cpu = types.SimpleNamespace(get_cpu_capability=_cpu_capability)
