@@ -3,15 +3,82 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
 
 #include "densecore/core/error.h"
 
 namespace dc {
+namespace {
+
+// Note [Block cache]: freed blocks of 64 KiB and more are kept for reuse, by size, up to 256 MiB in all.
+// Without it glibc hands the heap's top back to the system whenever a training step frees its large
+// tensors, and the next step page-faults the same memory in again: a ReLU forward + backward at 1024x128
+// made three brk calls per step and spent most of its time in those faults (issue 10). The bits cannot
+// depend on it: a new tensor's memory is uninitialised either way. It is off under AddressSanitizer, so
+// that a use after free is still caught.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kCacheBlocks = false;
+#else
+constexpr bool kCacheBlocks = true;
+#endif
+constexpr size_t kMinCachedBlock = size_t(64) << 10;
+constexpr size_t kMaxCachedBytes = size_t(256) << 20;
+constexpr size_t kPage = 4096;
+
+class BlockCache {
+ public:
+  void* take(size_t block) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = free_.find(block);
+    if (it == free_.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
+    cached_ -= block;
+    return p;
+  }
+  /// False when the cache is full: the caller frees the block.
+  bool keep(void* p, size_t block) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (cached_ + block > kMaxCachedBytes) return false;
+    free_[block].push_back(p);
+    cached_ += block;
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<size_t, std::vector<void*>> free_;
+  size_t cached_ = 0;
+};
+
+/// Never destroyed: storages held by Python objects may be freed after static destructors have run.
+BlockCache& block_cache() {
+  static BlockCache* cache = new BlockCache;
+  return *cache;
+}
+
+/// The size actually allocated for nbytes: a multiple of the alignment (aligned_alloc's rule), at least one
+/// (zero-byte tensors still get a valid pointer); cached sizes are whole pages, so near sizes share blocks.
+size_t block_size(size_t nbytes) {
+  const size_t aligned = nbytes == 0 ? kStorageAlignment : (nbytes + kStorageAlignment - 1) / kStorageAlignment * kStorageAlignment;
+  return aligned >= kMinCachedBlock ? (aligned + kPage - 1) / kPage * kPage : aligned;
+}
+
+bool cacheable(size_t block) { return kCacheBlocks && block >= kMinCachedBlock; }
+
+}  // namespace
 
 StorageImpl::StorageImpl(size_t nbytes) : nbytes_(nbytes) {
-  // Round up so aligned_alloc's size rule holds; zero-byte tensors still get a valid pointer.
-  const size_t rounded = ((nbytes + kStorageAlignment - 1) / kStorageAlignment) * kStorageAlignment;
-  data_ = std::aligned_alloc(kStorageAlignment, rounded == 0 ? kStorageAlignment : rounded);
+  errno = 0;
+  // A size the rounding would wrap is one no allocator can give: the failed-allocation error below.
+  if (nbytes <= std::numeric_limits<size_t>::max() - kPage) {
+    const size_t block = block_size(nbytes);
+    if (cacheable(block)) data_ = block_cache().take(block);
+    if (!data_) data_ = std::aligned_alloc(kStorageAlignment, block);
+  }
   // torch's DefaultCPUAllocator message (c10/core/impl/alloc_cpu.cpp), so code that catches
   // RuntimeError on a failed allocation works the same.
   if (!data_) {
@@ -27,10 +94,13 @@ StorageImpl::StorageImpl(void* data, size_t nbytes, std::function<void()> releas
     : data_(data), nbytes_(nbytes), release_(std::move(release)) {}
 
 StorageImpl::~StorageImpl() {
-  if (release_)
+  if (release_) {
     release_();
-  else
-    std::free(data_);
+    return;
+  }
+  const size_t block = block_size(nbytes_);
+  if (cacheable(block) && block_cache().keep(data_, block)) return;
+  std::free(data_);
 }
 
 }  // namespace dc
