@@ -151,21 +151,10 @@ def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
-@pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
-def test_frac(env):
-    oracle.assert_cases_equal(_seeded(FRAC), setup=SETUP, env=env)
+ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
-def test_hardshrink(env):
-    oracle.assert_cases_equal(_seeded(HARDSHRINK), setup=SETUP, env=env)
-
-
-@pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
-def test_threshold_backward(env):
-    oracle.assert_cases_equal(_seeded(THRESHOLD), setup=SETUP, env=env)
-
-
-@pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)
-def test_logsumexp(env):
-    oracle.assert_cases_equal(_seeded(LOGSUMEXP), setup=SETUP, env=env)
+@pytest.mark.parametrize("row", sorted(ROWS))
+def test_row_against_torch(row, env):
+    oracle.assert_cases_equal(_seeded(ROWS[row]), setup=SETUP, env=env)
