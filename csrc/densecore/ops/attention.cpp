@@ -23,22 +23,6 @@ namespace {
 
 constexpr const char* kFlash = "scaled_dot_product_attention_flash_attention";
 
-// caffe2::TypeMeta names, which validate_sdpa_input prints.
-const char* meta_name(DType t) {
-  switch (t) {
-    case DType::Bool: return "bool";
-    case DType::UInt8: return "unsigned char";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short int";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long int";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-  }
-  return "";
-}
 
 Tensor wrapped(double x) { return wrapped_scalar_tensor(Scalar::from_double(x)); }
 
@@ -46,7 +30,7 @@ Tensor wrapped(double x) { return wrapped_scalar_tensor(Scalar::from_double(x));
 void validate_sdpa_input(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask) {
   check(q.dtype() == k.dtype() && q.dtype() == v.dtype(),
         "Expected query, key, and value to have the same dtype, but got query.dtype: {} key.dtype: {} and "
-        "value.dtype: {} instead.", meta_name(q.dtype()), meta_name(k.dtype()), meta_name(v.dtype()));
+        "value.dtype: {} instead.", type_meta_name(q.dtype()), type_meta_name(k.dtype()), type_meta_name(v.dtype()));
   check(q.dim() >= 2 && k.dim() >= 2 && v.dim() >= 2,
         "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: {} key.dim: {} "
         "and value.dim: {} instead.", q.dim(), k.dim(), v.dim());
@@ -54,7 +38,7 @@ void validate_sdpa_input(const Tensor& q, const Tensor& k, const Tensor& v, cons
     const DType m = mask.dtype();
     check(m == DType::Bool || m == DType::Float32 || m == q.dtype(),
           "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: {} "
-          "and  query.dtype: {} instead.", meta_name(m), meta_name(q.dtype()));
+          "and  query.dtype: {} instead.", type_meta_name(m), type_meta_name(q.dtype()));
   }
 }
 

@@ -26,14 +26,6 @@ Tensor run(const IterConfig& config, const Tensor& out, std::initializer_list<Te
   return iter.output();
 }
 
-// "Found dtype X" style names torch prints for TypeMeta (self.dtype() in clamp's message).
-std::string_view type_meta_name(DType t) {
-  static constexpr std::array<std::string_view, kDTypeCount> kNames = {
-      "bool", "unsigned char", "signed char", "short int", "int", "long int",
-      "c10::Half", "c10::BFloat16", "float", "double"};
-  return kNames[static_cast<int>(t)];
-}
-
 void alpha_check(DType dtype, const Scalar& alpha) {
   check(!alpha.is_bool() || dtype == DType::Bool, "Boolean alpha only supported for Boolean results.");
   check(is_floating(dtype) || !alpha.is_floating(),

@@ -407,22 +407,6 @@ void copy_to(const Tensor& dst, const Tensor& src) {
   autograd::copy_(dst, src_view.sizes() == dst.sizes() ? src_view : expand(src_view, dst.sizes()));
 }
 
-// "long int" etc.: caffe2::TypeMeta's names, which torch prints for some dtype errors.
-const char* type_meta_name(DType t) {
-  switch (t) {
-    case DType::Bool: return "bool";
-    case DType::UInt8: return "unsigned char";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short int";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long int";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-  }
-  return "";
-}
 
 // dst[d] += src[s] as torch's `*(scalar_t*)dst += *(scalar_t*)src` (half types through float).
 void add_element(const Tensor& dst, int64_t d, const Tensor& src, int64_t s) {

@@ -26,22 +26,6 @@ T scalar_to(const Scalar& s) {
   return convert<T>(s.v.b);
 }
 
-// The C++ type names caffe2::TypeMeta prints in "expected m1 and m2 to have the same dtype".
-std::string_view typemeta_name(DType t) {
-  switch (t) {
-    case DType::Bool: return "bool";
-    case DType::UInt8: return "unsigned char";
-    case DType::Int8: return "signed char";
-    case DType::Int16: return "short int";
-    case DType::Int32: return "int";
-    case DType::Int64: return "long int";
-    case DType::Float16: return "c10::Half";
-    case DType::BFloat16: return "c10::BFloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-  }
-  return "?";
-}
 
 // Runs f<T>() for the dtypes our BLAS layer covers; torch's "not implemented for 'Bool'" for bool;
 // float16/bfloat16 go through oneDNN/fp16 kernels in torch on this CPU, which we do not mirror yet.
@@ -94,7 +78,7 @@ Operand choose_operand(const Tensor& m, bool transpose_c, int64_t rows, int64_t 
 
 void check_mm_dtypes(const Tensor& m1, const Tensor& m2) {
   check(m1.dtype() == m2.dtype(), "expected m1 and m2 to have the same dtype, but got: {} != {}",
-        typemeta_name(m1.dtype()), typemeta_name(m2.dtype()));
+        type_meta_name(m1.dtype()), type_meta_name(m2.dtype()));
 }
 
 // ATen's addmm_impl_cpu_: result (contiguous, M x N, already allocated) = beta*self + alpha*m1@m2.

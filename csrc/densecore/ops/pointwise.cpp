@@ -30,11 +30,8 @@ Tensor run(const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kerne
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight, const Tensor& out) {
-  // TypeMeta names, as torch's message prints them ("float", "double", "c10::Half").
-  static constexpr const char* kMeta[] = {"bool", "unsigned char", "signed char", "short int", "int",
-                                          "long int", "c10::Half", "c10::BFloat16", "float", "double"};
-  check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", kMeta[int(self.dtype())],
-        kMeta[int(end.dtype())]);
+  check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", type_meta_name(self.dtype()),
+        type_meta_name(end.dtype()));
   auto rec = record_with_out<Op::Lerp>("lerp", {self, end}, out);
   if (rec.active()) rec.saved().weight = weight;
   return rec.finish(run(out, {self, end}, [&](TensorIter& it) { lerp_scalar_stub(it, weight); }));
