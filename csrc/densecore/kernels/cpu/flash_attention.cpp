@@ -54,27 +54,13 @@ inline double exp_u20(double x) { return vec::exp_lane(x); }
 // Whole-vector forms of the two float exps above for native lanes (AVX2/AVX-512): the same operations
 // per lane in the same order, so the same bits; only the scalar per-lane calls are gone.
 #if defined(DC_VEC_X86)
-using FLanes = vec::VecLanes<float>::native_t;
-typedef int32_t ILanes __attribute__((vector_size(vec::kVecBytes)));
-
-inline FLanes splat(float c) { return Vec<float>(c).v; }
-inline FLanes splat_bits(uint32_t b) { return splat(std::bit_cast<float>(b)); }
-inline FLanes floor_lanes(FLanes x) {
-#if defined(DC_CPU_CAPABILITY_AVX512)
-  return FLanes(_mm512_roundscale_ps(__m512(x), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
-#else
-  return FLanes(_mm256_floor_ps(__m256(x)));
-#endif
-}
-inline ILanes rint_lanes(FLanes x) {  // cvtps2dq, round to nearest even
-#if defined(DC_CPU_CAPABILITY_AVX512)
-  return ILanes(_mm512_cvtps_epi32(__m512(x)));
-#else
-  return ILanes(_mm256_cvtps_epi32(__m256(x)));
-#endif
-}
-inline FLanes fma_lanes(FLanes a, FLanes b, FLanes c) { return vec::native_fmadd(a, b, c); }
-inline FLanes pow2i_lanes(ILanes q) { return FLanes((q + 0x7f) << 23); }
+using vec::FLanes;
+using vec::ILanes;
+using vec::fma_lanes;
+using vec::floor_lanes;
+using vec::pow2i_lanes;
+using vec::splat;
+using vec::splat_bits;
 
 /// exp_u20 (scalar form above) on every lane.
 inline Vec<float> exp_u20(const Vec<float>& in) {
@@ -94,25 +80,8 @@ inline Vec<float> exp_u20(const Vec<float>& in) {
   return Vec<float>::native((p * two_n) * splat(2.0f));
 }
 
-/// sleef::expf_u10 (sleef_port.h) on every lane.
-inline Vec<float> exp_u10(const Vec<float>& in) {
-  const FLanes d = in.v;
-  const ILanes q = rint_lanes(d * splat(1.442695040888963407359924681001892137426645954152985934135449406931f));
-  const FLanes qf = __builtin_convertvector(q, FLanes);
-  FLanes s = fma_lanes(qf, splat(-0.693145751953125f), d);
-  s = fma_lanes(qf, splat(-1.428606765330187045e-06f), s);
-  FLanes u = splat(0.000198527617612853646278381f);
-  u = fma_lanes(u, s, splat(0.00139304355252534151077271f));
-  u = fma_lanes(u, s, splat(0.00833336077630519866943359f));
-  u = fma_lanes(u, s, splat(0.0416664853692054748535156f));
-  u = fma_lanes(u, s, splat(0.166666671633720397949219f));
-  u = fma_lanes(u, s, splat(0.5f));
-  u = splat(1.0f) + fma_lanes(s * s, u, s);
-  u = u * pow2i_lanes(q >> 1) * pow2i_lanes(q - (q >> 1));  // ldexp2
-  u = d < splat(-104.0f) ? splat(0.0f) : u;
-  u = splat(100.0f) < d ? splat(std::numeric_limits<float>::infinity()) : u;
-  return Vec<float>::native(u);
-}
+/// sleef::expf_u10 on every lane (kernels/vec/lane_math.h).
+inline Vec<float> exp_u10(const Vec<float>& in) { return Vec<float>::native(vec::expf_u10_lanes(in.v)); }
 #endif
 
 /// exp_u20 / exp_u10 of a whole Vec: the native forms for float lanes, else lane by lane.

@@ -3,7 +3,6 @@
 // machines run 16 lanes. cpu_kernel_vec: the vector body uses Vectorized<float>::erf() (torch's own
 // A&S polynomial around Sleef_expf*_u10, vec256_float.h / vec512_float.h), the scalar tail glibc erff.
 #include <cmath>
-#include <cstring>
 
 #include "densecore/kernels/iter/loops.h"
 #include "densecore/kernels/stubs/nn_stubs.h"
@@ -38,48 +37,35 @@ inline T vec_erf(T x) {
   return std::erf(x);
 }
 #if defined(DC_VEC_X86)
-/// vec_erf<float> on 8 lanes at once: the same operations in the same order (and expf8_u10 for the exp),
-/// so each lane has vec_erf's bits; the vector body then runs at vector speed.
-inline __m256 erf8(__m256 x) {
-  const __m256 sign_mask = _mm256_set1_ps(-0.0f);
-  const __m256 sign = _mm256_and_ps(x, sign_mask);
-  const __m256 ax = _mm256_andnot_ps(sign_mask, x);
-  const __m256 one = _mm256_set1_ps(1.0f);
-  const __m256 t = _mm256_div_ps(one, _mm256_fmadd_ps(_mm256_set1_ps(0.3275911f), ax, one));
-  __m256 r = _mm256_fmadd_ps(_mm256_set1_ps(1.061405429f), t, _mm256_set1_ps(-1.453152027f));
-  r = _mm256_fmadd_ps(r, t, _mm256_set1_ps(1.421413741f));
-  r = _mm256_fmadd_ps(r, t, _mm256_set1_ps(-0.284496736f));
-  r = _mm256_fmadd_ps(r, t, _mm256_set1_ps(0.254829592f));
-  const __m256 neg_sq = _mm256_xor_ps(_mm256_mul_ps(x, x), sign_mask);
-  const __m256 e = _mm256_xor_ps(sleef::expf8_u10(neg_sq), sign_mask);
-  const __m256 y = _mm256_fmadd_ps(_mm256_mul_ps(e, t), r, one);
-  return _mm256_xor_ps(y, sign);
+using vec::FLanes;
+using vec::ILanes;
+using vec::fma_lanes;
+using vec::splat;
+
+/// vec_erf<float> on every lane at once: the same operations in the same order (the exp too), so each
+/// lane has vec_erf's bits.
+inline FLanes erf_lanes(FLanes x) {
+  const ILanes sign = ILanes(x) & int32_t(0x80000000u);
+  const FLanes ax = FLanes(ILanes(x) & 0x7fffffff);
+  const FLanes t = splat(1.0f) / fma_lanes(splat(0.3275911f), ax, splat(1.0f));
+  FLanes r = fma_lanes(splat(1.061405429f), t, splat(-1.453152027f));
+  r = fma_lanes(r, t, splat(1.421413741f));
+  r = fma_lanes(r, t, splat(-0.284496736f));
+  r = fma_lanes(r, t, splat(0.254829592f));
+  const FLanes e = -vec::expf_u10_lanes(-(x * x));
+  const FLanes y = fma_lanes(e * t, r, splat(1.0f));
+  return FLanes(ILanes(y) ^ sign);
 }
-/// gelu_lane<float> on 8 lanes: x * 0.5 * (1 + erf(x * sqrt(1/2))), left to right.
-inline __m256 gelu8(__m256 x) {
-  const __m256 erf = erf8(_mm256_mul_ps(x, _mm256_set1_ps(float(M_SQRT1_2))));
-  return _mm256_mul_ps(_mm256_mul_ps(x, _mm256_set1_ps(0.5f)), _mm256_add_ps(_mm256_set1_ps(1.0f), erf));
+/// gelu_lane<float> on every lane: x * 0.5 * (1 + erf(x * sqrt(1/2))), left to right.
+inline Vec<float> gelu_lanes(const Vec<float>& x) {
+  const FLanes erf = erf_lanes(x.v * splat(float(M_SQRT1_2)));
+  return Vec<float>::native((x.v * splat(0.5f)) * (splat(1.0f) + erf));
 }
-/// gelu_bw_lane<float> on 8 lanes: dy * fma(x, pdf, cdf).
-inline __m256 gelu_bw8(__m256 dy, __m256 x) {
-  const __m256 erf = erf8(_mm256_mul_ps(x, _mm256_set1_ps(float(M_SQRT1_2))));
-  const __m256 cdf = _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_add_ps(_mm256_set1_ps(1.0f), erf));
-  const __m256 arg = _mm256_mul_ps(_mm256_mul_ps(x, x), _mm256_set1_ps(-0.5f));
-  const __m256 pdf = _mm256_mul_ps(_mm256_set1_ps(float(M_2_SQRTPI * M_SQRT1_2 * 0.5)), sleef::expf8_u10(arg));
-  return _mm256_mul_ps(dy, _mm256_fmadd_ps(x, pdf, cdf));
-}
-/// Applies an 8-lane function to a whole Vec<float> (8 lanes on AVX2, twice on AVX-512).
-template <class F>
-inline Vec<float> by8(F f, const Vec<float>& a, const Vec<float>& b = Vec<float>()) {
-  Vec<float> r;
-  for (int i = 0; i < Vec<float>::size(); i += 8) {
-    __m256 x, y;
-    std::memcpy(&x, reinterpret_cast<const char*>(&a.v) + i * sizeof(float), sizeof(x));
-    std::memcpy(&y, reinterpret_cast<const char*>(&b.v) + i * sizeof(float), sizeof(y));
-    const __m256 z = f(x, y);
-    std::memcpy(reinterpret_cast<char*>(&r.v) + i * sizeof(float), &z, sizeof(z));
-  }
-  return r;
+/// gelu_bw_lane<float> on every lane: dy * fma(x, pdf, cdf).
+inline Vec<float> gelu_bw_lanes(const Vec<float>& dy, const Vec<float>& x) {
+  const FLanes cdf = splat(0.5f) * (splat(1.0f) + erf_lanes(x.v * splat(float(M_SQRT1_2))));
+  const FLanes pdf = splat(float(M_2_SQRTPI * M_SQRT1_2 * 0.5)) * vec::expf_u10_lanes((x.v * x.v) * splat(-0.5f));
+  return Vec<float>::native(dy.v * fma_lanes(x.v, pdf, cdf));
 }
 #endif
 
@@ -167,8 +153,7 @@ void gelu_kernel(TensorIter& iter, bool tanh) {
         cpu_kernel_vec(iter, [](T x) -> T { return gelu_scalar(x); },
                        [](Vec<T> x) {
 #if defined(DC_VEC_X86)
-                         if constexpr (std::is_same_v<T, float>)
-                           return by8([](__m256 a, __m256) { return gelu8(a); }, x);
+                         if constexpr (std::is_same_v<T, float>) return gelu_lanes(x);
 #endif
                          return lanes<T>(x, &gelu_lane<T>);
                        }, grain);
@@ -189,8 +174,7 @@ void gelu_backward_kernel(TensorIter& iter, bool tanh) {
         cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_bw_scalar(dy, x); },
                        [](Vec<T> dy, Vec<T> x) {
 #if defined(DC_VEC_X86)
-                         if constexpr (std::is_same_v<T, float>)
-                           return by8([](__m256 a, __m256 b) { return gelu_bw8(a, b); }, dy, x);
+                         if constexpr (std::is_same_v<T, float>) return gelu_bw_lanes(dy, x);
 #endif
                          return Vec<T>::zip(dy, x, [](T a, T b) { return gelu_bw_lane(a, b); });
                        });

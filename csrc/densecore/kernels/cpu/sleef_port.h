@@ -68,33 +68,6 @@ inline float expf_u10(float d) {
   return u;
 }
 
-/// xexpf (u10) on 8 lanes at once: expf_u10's operations in its order (vcvtps2dq, the same FMAs, the
-/// same two-step ldexp, the same range fixups), so every lane has expf_u10's bits. This is the code
-/// torch's Sleef_expf8_u10 runs; one call replaces eight scalar ones.
-inline __m256 expf8_u10(__m256 d) {
-  const __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(d, _mm256_set1_ps(1.442695040888963407359924681001892137426645954152985934135449406931f)));
-  const __m256 qf = _mm256_cvtepi32_ps(q);
-  __m256 s = _mm256_fmadd_ps(qf, _mm256_set1_ps(-0.693145751953125f), d);
-  s = _mm256_fmadd_ps(qf, _mm256_set1_ps(-1.428606765330187045e-06f), s);
-  __m256 u = _mm256_set1_ps(0.000198527617612853646278381f);
-  u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00139304355252534151077271f));
-  u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00833336077630519866943359f));
-  u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.0416664853692054748535156f));
-  u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.166666671633720397949219f));
-  u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.5f));
-  u = _mm256_add_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(_mm256_mul_ps(s, s), u, s));
-  // ldexp2(u, q) = u * pow2i(q >> 1) * pow2i(q - (q >> 1)), pow2i(e) = (e + 0x7f) << 23.
-  const __m256i half = _mm256_srai_epi32(q, 1);
-  const __m256i bias = _mm256_set1_epi32(0x7f);
-  const __m256 p1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(half, bias), 23));
-  const __m256 p2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(q, half), bias), 23));
-  u = _mm256_mul_ps(_mm256_mul_ps(u, p1), p2);
-  u = _mm256_blendv_ps(u, _mm256_setzero_ps(), _mm256_cmp_ps(d, _mm256_set1_ps(-104.0f), _CMP_LT_OQ));
-  u = _mm256_blendv_ps(u, _mm256_set1_ps(std::numeric_limits<float>::infinity()),
-                       _mm256_cmp_ps(_mm256_set1_ps(100.0f), d, _CMP_LT_OQ));
-  return u;
-}
-
 /// xlogf_u1 (Sleef_logf*_u10).
 inline float logf_u10(float d) {
   float m;

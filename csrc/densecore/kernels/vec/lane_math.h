@@ -13,8 +13,10 @@
 //    whole Vec. A scalar tail in torch calls glibc's std::exp directly, not these.
 #pragma once
 
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "densecore/kernels/vec/vec.h"
@@ -65,23 +67,58 @@ template <class T>
 inline T log_lane(T x) { return std::log(x); }
 #endif
 
-/// Vectorized<T>::exp() / log() of a whole float or double Vec. Float exp on AVX2/AVX-512 runs eight
-/// lanes at a time (sleef::expf8_u10, the same bits as exp_lane); the rest lane by lane.
+#if defined(DC_VEC_X86)
+// Whole-vector float lanes at the capability's width (GCC vector extensions), for functions written once
+// per lane above: the same operations in the same order give the same bits, eight or sixteen at a time.
+using FLanes = VecLanes<float>::native_t;
+typedef int32_t ILanes __attribute__((vector_size(kVecBytes)));
+
+inline FLanes splat(float c) { return Vec<float>(c).v; }
+inline FLanes splat_bits(uint32_t b) { return splat(std::bit_cast<float>(b)); }
+inline FLanes floor_lanes(FLanes x) {
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  return FLanes(_mm512_roundscale_ps(__m512(x), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+#else
+  return FLanes(_mm256_floor_ps(__m256(x)));
+#endif
+}
+inline ILanes rint_lanes(FLanes x) {  // cvtps2dq, round to nearest even
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  return ILanes(_mm512_cvtps_epi32(__m512(x)));
+#else
+  return ILanes(_mm256_cvtps_epi32(__m256(x)));
+#endif
+}
+inline FLanes fma_lanes(FLanes a, FLanes b, FLanes c) { return native_fmadd(a, b, c); }
+inline FLanes pow2i_lanes(ILanes q) { return FLanes((q + 0x7f) << 23); }
+
+/// sleef::expf_u10 (sleef_port.h) on every lane: Sleef_expf8_u10 / expf16_u10 as torch runs them.
+inline FLanes expf_u10_lanes(FLanes d) {
+  const ILanes q = rint_lanes(d * splat(1.442695040888963407359924681001892137426645954152985934135449406931f));
+  const FLanes qf = __builtin_convertvector(q, FLanes);
+  FLanes s = fma_lanes(qf, splat(-0.693145751953125f), d);
+  s = fma_lanes(qf, splat(-1.428606765330187045e-06f), s);
+  FLanes u = splat(0.000198527617612853646278381f);
+  u = fma_lanes(u, s, splat(0.00139304355252534151077271f));
+  u = fma_lanes(u, s, splat(0.00833336077630519866943359f));
+  u = fma_lanes(u, s, splat(0.0416664853692054748535156f));
+  u = fma_lanes(u, s, splat(0.166666671633720397949219f));
+  u = fma_lanes(u, s, splat(0.5f));
+  u = splat(1.0f) + fma_lanes(s * s, u, s);
+  u = u * pow2i_lanes(q >> 1) * pow2i_lanes(q - (q >> 1));  // ldexp2
+  u = d < splat(-104.0f) ? splat(0.0f) : u;
+  u = splat(100.0f) < d ? splat(std::numeric_limits<float>::infinity()) : u;
+  return u;
+}
+#endif
+
+/// Vectorized<T>::exp() / log() of a whole float or double Vec: float exp as whole vectors on
+/// AVX2/AVX-512 (expf_u10_lanes), the rest lane by lane.
 template <class T>
 inline Vec<T> exp_lanes(const Vec<T>& x) {
   static_assert(std::is_floating_point_v<T>, "reduced floats convert per op: use Vec::map");
 #if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) {
-    static_assert(Vec<T>::size() % 8 == 0);
-    Vec<T> r;
-    for (int i = 0; i < Vec<T>::size(); i += 8) {
-      __m256 lanes;
-      std::memcpy(&lanes, reinterpret_cast<const char*>(&x.v) + i * sizeof(float), sizeof(lanes));
-      lanes = sleef::expf8_u10(lanes);
-      std::memcpy(reinterpret_cast<char*>(&r.v) + i * sizeof(float), &lanes, sizeof(lanes));
-    }
-    return r;
-  }
+  if constexpr (std::is_same_v<T, float>) return Vec<float>::native(expf_u10_lanes(x.v));
 #endif
   return x.map([](T t) { return exp_lane(t); });
 }
