@@ -10,21 +10,12 @@
 #include "densecore/core/error.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
 #include "densecore/ops/copy.h"
+#include "densecore/ops/row_fronts.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
 #include "densecore/kernels/iter/iter.h"
 
 namespace dc {
 namespace {
-
-/// Runs `kernel` over a TensorIter built from (out, inputs); returns the output and bumps the
-/// version of a given out (in-place or out=).
-template <class Kernel>
-Tensor run(const IterConfig& config, const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kernel) {
-  TensorIter iter(config, out, std::span<const Tensor>(inputs.begin(), inputs.size()));
-  kernel(iter);
-  if (out.defined()) out.bump_version();
-  return iter.output();
-}
 
 void alpha_check(DType dtype, const Scalar& alpha) {
   check(!alpha.is_bool() || dtype == DType::Bool, "Boolean alpha only supported for Boolean results.");
@@ -49,12 +40,12 @@ Scalar negate(const Scalar& s) {
 
 Tensor binary(const Tensor& a, const Tensor& b, const Tensor& out, void (*kernel)(TensorIter&),
               bool int_to_float = false) {
-  return run(int_to_float ? float_op_config() : binary_op_config(), out, {a, b}, [&](TensorIter& it) { kernel(it); });
+  return run_iter(int_to_float ? float_op_config() : binary_op_config(), out, {a, b}, [&](TensorIter& it) { kernel(it); });
 }
 
 Tensor unary(const Tensor& a, const Tensor& out, void (*kernel)(TensorIter&)) {
   IterConfig c;  // build_borrowing_unary_op: same dtype in and out
-  return run(c, out, {a}, [&](TensorIter& it) { kernel(it); });
+  return run_iter(c, out, {a}, [&](TensorIter& it) { kernel(it); });
 }
 
 // Saves `a` for backward; for the in-place form a copy of it first, as torch's codegen saves the
@@ -95,7 +86,7 @@ Tensor wrapped_scalar_tensor(const Scalar& s) {
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   auto rec = record_with_out<Op::Add>("add", {a, b}, out);
-  Tensor r = run(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
+  Tensor r = run_iter(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, alpha);
   });
@@ -106,7 +97,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
   sub_check(a, b);
   auto rec = record_with_out<Op::Sub>("sub", {a, b}, out);
-  Tensor r = run(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
+  Tensor r = run_iter(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
     alpha_check(it.common_dtype(), alpha);
     add_stub(it, negate(alpha));
   });
@@ -184,7 +175,7 @@ Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out
   c.check_all_same_dtype = false;
   if (!out.defined()) c.static_dtype = DType::Bool;
   check(!out.defined() || out.dtype() == DType::Bool, "[compare] only bool outputs are supported");
-  return run(c, out, {a, b}, [&](TensorIter& it) {
+  return run_iter(c, out, {a, b}, [&](TensorIter& it) {
     switch (op) {
       case CompareOp::Eq: return eq_stub(it);
       case CompareOp::Ne: return ne_stub(it);
@@ -213,7 +204,7 @@ Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y) {
   IterConfig cfg;
   cfg.check_all_same_dtype = false;
   cfg.static_dtype = rt;
-  return rec.finish(run(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); }));
+  return rec.finish(run_iter(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); }));
 }
 
 Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out) {
@@ -238,7 +229,7 @@ Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optio
   IterConfig c;  // build_unary_op
   c.check_all_same_dtype = true;
   c.cast_common_dtype_to_outputs = false;
-  return rec.finish(run(c, out, {self}, [&](TensorIter& it) {
+  return rec.finish(run_iter(c, out, {self}, [&](TensorIter& it) {
     if (min && max) {
       if (min->to_double() != min->to_double() || max->to_double() != max->to_double()) {
         // TORCH_IMPL_FUNC(clamp_out): a NaN bound fills the result with NaN (fill_ with a double).
@@ -261,9 +252,9 @@ Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor
                                                      (max.defined() && requires_grad(max))),
                              "[clamp] ClampBackward0 (tensor min/max) is not implemented in densecore yet");
   IterConfig c = binary_op_config();
-  if (min.defined() && max.defined()) return run(c, out, {a, min, max}, [](TensorIter& it) { clamp_stub(it); });
-  if (min.defined()) return run(c, out, {a, min}, [](TensorIter& it) { maximum_stub(it); });
-  return run(c, out, {a, max}, [](TensorIter& it) { minimum_stub(it); });
+  if (min.defined() && max.defined()) return run_iter(c, out, {a, min, max}, [](TensorIter& it) { clamp_stub(it); });
+  if (min.defined()) return run_iter(c, out, {a, min}, [](TensorIter& it) { maximum_stub(it); });
+  return run_iter(c, out, {a, max}, [](TensorIter& it) { minimum_stub(it); });
 }
 
 }  // namespace dc

@@ -13,28 +13,18 @@
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/elementwise.h"
+#include "densecore/ops/row_fronts.h"
 #include "densecore/ops/unary.h"
 #include "densecore/ops/view.h"
 
 namespace dc {
-namespace {
-
-template <class Kernel>
-Tensor run(const Tensor& out, std::initializer_list<Tensor> inputs, Kernel kernel) {
-  TensorIter iter(binary_op_config(), out  /* build_ternary_op */, std::span<const Tensor>(inputs.begin(), inputs.size()));
-  kernel(iter);
-  if (out.defined()) out.bump_version();
-  return iter.output();
-}
-
-}  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight, const Tensor& out) {
   check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", type_meta_name(self.dtype()),
         type_meta_name(end.dtype()));
   auto rec = record_with_out<Op::Lerp>("lerp", {self, end}, out);
   if (rec.active()) rec.saved().weight = weight;
-  return rec.finish(run(out, {self, end}, [&](TensorIter& it) { lerp_scalar_stub(it, weight); }));
+  return rec.finish(run_iter(binary_op_config() /* build_ternary_op */, out, {self, end}, [&](TensorIter& it) { lerp_scalar_stub(it, weight); }));
 }
 
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
@@ -44,7 +34,7 @@ Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Sca
     rec.saved().tensor1 = t1;
     rec.saved().tensor2 = t2;
   }
-  return rec.finish(run(out, {self, t1, t2}, [&](TensorIter& it) { addcmul_stub(it, value); }));
+  return rec.finish(run_iter(binary_op_config() /* build_ternary_op */, out, {self, t1, t2}, [&](TensorIter& it) { addcmul_stub(it, value); }));
 }
 
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
@@ -60,7 +50,7 @@ Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Sca
     rec.saved().tensor1 = t1;
     rec.saved().tensor2 = t2;
   }
-  return rec.finish(run(out, {self, t1, t2}, [&](TensorIter& it) { addcdiv_stub(it, value); }));
+  return rec.finish(run_iter(binary_op_config() /* build_ternary_op */, out, {self, t1, t2}, [&](TensorIter& it) { addcdiv_stub(it, value); }));
 }
 
 namespace {

@@ -14,11 +14,10 @@ void check_dtypes(std::string_view name, DtypeSet dtypes, DType t) {
 
 Tensor run(std::string_view name, DtypeSet dtypes, const IterConfig& c, const Tensor& out,
            std::span<const Tensor> inputs, const RowKernel& kernel) {
-  TensorIter iter(c, out, inputs);
-  check_dtypes(name, dtypes, iter.dtype(0));
-  kernel(iter);
-  if (out.defined()) out.bump_version();
-  return iter.output();
+  return run_iter(c, out, inputs, [&](TensorIter& iter) {
+    check_dtypes(name, dtypes, iter.dtype(0));
+    kernel(iter);
+  });
 }
 
 }  // namespace

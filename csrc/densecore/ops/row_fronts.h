@@ -1,9 +1,12 @@
 // The front ends a generated op (csrc/op_rows.toml, front = unary | binary) runs between its recording and
 // its kernel: torch's TensorIterator builders for the op family, the row's dtype check, the out= version
 // bump. The generated ops.cpp calls them; a new front kind is added here and in tools/gen_op_rows.py.
+// run_iter, the step they end with, is also the hand-written iterator ops' (elementwise, pointwise).
 #pragma once
 
 #include <functional>
+#include <initializer_list>
+#include <span>
 #include <string_view>
 
 #include "densecore/core/tensor.h"
@@ -18,6 +21,20 @@ enum class UnaryDtype { Same, Float };
 enum class DtypeSet { Floating, AllTypes, All };
 
 using RowKernel = std::function<void(TensorIter&)>;
+
+/// Every iterator op's last step, generated or hand-written: builds a TensorIter over (out, inputs), runs
+/// `kernel` on it and returns its output; a given out (in-place or out=) gets its version bumped.
+template <class Kernel>
+Tensor run_iter(const IterConfig& config, const Tensor& out, std::span<const Tensor> inputs, Kernel&& kernel) {
+  TensorIter iter(config, out, inputs);
+  kernel(iter);
+  if (out.defined()) out.bump_version();
+  return iter.output();
+}
+template <class Kernel>
+Tensor run_iter(const IterConfig& config, const Tensor& out, std::initializer_list<Tensor> inputs, Kernel&& kernel) {
+  return run_iter(config, out, std::span<const Tensor>(inputs.begin(), inputs.size()), kernel);
+}
 
 /// torch.<name>(self, out=): builds the unary iterator, checks the row's dtypes, runs the kernel.
 Tensor unary_front(std::string_view name, UnaryDtype rule, DtypeSet dtypes, const Tensor& self,

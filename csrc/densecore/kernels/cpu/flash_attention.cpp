@@ -79,21 +79,13 @@ inline Vec<float> exp_u20(const Vec<float>& in) {
   const FLanes two_n = too_small ? splat(0.0f) : pow2i_lanes(e);
   return Vec<float>::native((p * two_n) * splat(2.0f));
 }
-
-/// sleef::expf_u10 on every lane (kernels/vec/lane_math.h).
-inline Vec<float> exp_u10(const Vec<float>& in) { return Vec<float>::native(vec::expf_u10_lanes(in.v)); }
 #endif
 
-/// exp_u20 / exp_u10 of a whole Vec: the native forms for float lanes, else lane by lane.
+/// exp_u20 of a whole Vec: the native form for float lanes, else lane by lane (exp_u10 is vec::exp_lanes).
 template <class T>
 inline Vec<T> exp_u20_vec(const Vec<T>& x) {
   if constexpr (vec::is_native_v<T> && std::is_same_v<T, float>) return exp_u20(x);
   else return x.map([](T t) { return exp_u20(t); });
-}
-template <class T>
-inline Vec<T> exp_u10_vec(const Vec<T>& x) {
-  if constexpr (vec::is_native_v<T> && std::is_same_v<T, float>) return exp_u10(x);
-  else return x.map([](T t) { return vec::exp_lane(t); });
 }
 
 // a * b + c where GCC compiled one FMA in torch's AVX2/AVX-512 builds.
@@ -330,7 +322,7 @@ void backward_block(const FlashAttnBwdArgs& a, T* attn, T* grad_attn, T* dsum, i
     for (int64_t row = 0; row < qb; ++row) {
       const T norm = lse[row * a.lse.st];
       T* r = attn + row * kvb;
-      vec::map<T>([norm](const Vec<T>& x) { return exp_u10_vec(x - Vec<T>(norm)); }, r, r, kvb);
+      vec::map<T>([norm](const Vec<T>& x) { return vec::exp_lanes(x - Vec<T>(norm)); }, r, r, kvb);
     }
     if (sh.is_causal && num_keys - n <= kv_split) {
       for (int64_t row = 0; row < qb; ++row) {

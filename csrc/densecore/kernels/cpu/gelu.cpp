@@ -17,33 +17,14 @@ namespace {
 
 using vec::Vec;
 
-/// One lane of Vectorized<T>::erf(); DEFAULT maps std::erf, x86 float is the explicit-FMA polynomial.
-template <class T>
-inline T vec_erf(T x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) {
-    const uint32_t sign = std::bit_cast<uint32_t>(x) & 0x80000000u;
-    const float ax = std::abs(x);
-    const float t = 1.0f / std::fma(0.3275911f, ax, 1.0f);
-    float r = std::fma(1.061405429f, t, -1.453152027f);
-    r = std::fma(r, t, 1.421413741f);
-    r = std::fma(r, t, -0.284496736f);
-    r = std::fma(r, t, 0.254829592f);
-    const float e = -vec::exp_lane(-(x * x));
-    const float y = std::fma(e * t, r, 1.0f);
-    return std::bit_cast<float>(std::bit_cast<uint32_t>(y) ^ sign);
-  }
-#endif
-  return std::erf(x);
-}
 #if defined(DC_VEC_X86)
 using vec::FLanes;
 using vec::ILanes;
 using vec::fma_lanes;
 using vec::splat;
 
-/// vec_erf<float> on every lane at once: the same operations in the same order (the exp too), so each
-/// lane has vec_erf's bits.
+/// Vectorized<float>::erf() (vec256_float.h / vec512_float.h): Abramowitz-Stegun, t = 1 / (1 + p|x|),
+/// the degree-5 polynomial in explicit FMAs, exp(-x*x) through Sleef_expf*_u10, the sign put back.
 inline FLanes erf_lanes(FLanes x) {
   const ILanes sign = ILanes(x) & int32_t(0x80000000u);
   const FLanes ax = FLanes(ILanes(x) & 0x7fffffff);
@@ -56,7 +37,8 @@ inline FLanes erf_lanes(FLanes x) {
   const FLanes y = fma_lanes(e * t, r, splat(1.0f));
   return FLanes(ILanes(y) ^ sign);
 }
-/// gelu_lane<float> on every lane: x * 0.5 * (1 + erf(x * sqrt(1/2))), left to right.
+/// gelu_scalar's formula on every float lane, with Vectorized<float>::erf: x * 0.5 * (1 + erf(x * sqrt(1/2))),
+/// left to right.
 inline Vec<float> gelu_lanes(const Vec<float>& x) {
   const FLanes erf = erf_lanes(x.v * splat(float(M_SQRT1_2)));
   return Vec<float>::native((x.v * splat(0.5f)) * (splat(1.0f) + erf));
@@ -87,8 +69,6 @@ inline Vec<T> lanes(const Vec<T>& x, T (*f)(T)) {
 // x * 0.5 * (1 + erf(x * sqrt(1/2))), left to right.
 template <class T>
 T gelu_scalar(T x) { return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2))); }
-template <class T>
-T gelu_lane(T x) { return x * T(0.5) * (T(1) + vec_erf(x * T(M_SQRT1_2))); }
 
 // tanh form: inner = kBeta * fma(kKappa, x^3, x) (contracted in the -mfma builds); Tanh is std::tanh
 // in the scalar tail and Sleef in the vector body.
@@ -115,7 +95,7 @@ T gelu_bw_scalar(T dy, T x) {
 }
 template <class T>
 T gelu_bw_lane(T dy, T x) {
-  const T cdf = T(0.5) * (T(1) + vec_erf(x * T(M_SQRT1_2)));
+  const T cdf = T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));  // Vectorized<T>::erf: std::erf but for float
   const T pdf = T(M_2_SQRTPI * M_SQRT1_2 * 0.5) * vec::exp_lane(x * x * T(-0.5));
   return dy * vec::fmadd_contracted(x, pdf, cdf);
 }
@@ -155,7 +135,7 @@ void gelu_kernel(TensorIter& iter, bool tanh) {
 #if defined(DC_VEC_X86)
                          if constexpr (std::is_same_v<T, float>) return gelu_lanes(x);
 #endif
-                         return lanes<T>(x, &gelu_lane<T>);
+                         return lanes<T>(x, &gelu_scalar<T>);  // Vectorized<double>::erf is std::erf
                        }, grain);
       }
     }
