@@ -78,6 +78,7 @@ class Row:
     derivative: dict[str, str]
     dispatch_name: str
     iter_inputs: list[str]
+    checks: list[str]
     saves: list[str] = field(default_factory=list)
 
     @property
@@ -122,17 +123,23 @@ def identifiers(expr: str) -> set[str]:
 
 
 def read_row(raw: dict) -> Row:
-    known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "python", "node", "derivative"}
+    known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "checks", "python", "node",
+             "derivative"}
     name, args = parse_func(raw.get("func", ""))
     if set(raw) - known:
         raise RowError(f"{name}: unknown fields {sorted(set(raw) - known)}")
     row = Row(name, args, raw.get("front", ""), raw.get("dtype_rule"), raw.get("dtypes"),
               list(raw.get("python", [])), raw.get("node"), dict(raw.get("derivative", {})),
-              raw.get("dispatch_name", name + "_cpu"), list(raw.get("iter_inputs", [])))
+              raw.get("dispatch_name", name + "_cpu"), list(raw.get("iter_inputs", [])),
+              list(raw.get("checks", [])))
     if row.front not in FRONTS:
         raise RowError(f"{name}: front must be one of {FRONTS}")
+    if row.front == "binary":
+        row.dtype_rule = row.dtype_rule or "same"
     if row.front == "unary" and row.dtype_rule not in ("same", "float"):
         raise RowError(f"{name}: a unary row needs dtype_rule = same | float")
+    if row.front == "binary" and row.dtype_rule not in ("same", "float"):
+        raise RowError(f"{name}: a binary row's dtype_rule is same (the default) or float")
     if row.front != "composite" and row.dtypes not in DTYPE_SETS:
         raise RowError(f"{name}: dtypes must be one of {sorted(DTYPE_SETS)}")
     need = {"unary": 1, "binary": 2}.get(row.front, 1)
@@ -148,6 +155,8 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: python forms are {PYTHON_FORMS}")
     if row.front == "composite" and ({"inplace", "out"} & set(row.python)):
         raise RowError(f"{name}: a composite row has no in-place or out= form")
+    if row.front == "composite" and (row.dtype_rule or row.checks):
+        raise RowError(f"{name}: a composite row has no dtype_rule or checks (its forward in ops/ has them)")
     if bool(row.node) != bool(row.derivative):
         raise RowError(f"{name}: node and derivative go together (a differentiable row needs both)")
     tensor_names = {a.name for a in row.tensors}
@@ -156,6 +165,18 @@ def read_row(raw: dict) -> Row:
     used = set().union(*(identifiers(e) for e in row.derivative.values())) if row.derivative else set()
     row.saves = [a.name for a in args if a.name in used] + (["result"] if "result" in used else [])
     return row
+
+
+def save_guard(r: Row, name: str) -> int | None:
+    """torch's guard_for (tools/autograd/gen_variable_type.py): a tensor that only one of several inputs'
+    derivatives reads is saved only when that input will get a gradient. Returns that input's edge."""
+    is_tensor = name == "result" or next(a for a in r.args if a.name == name).is_tensor
+    if "backward" in r.name or len(r.derivative) <= 1 or not is_tensor:
+        return None
+    used_in = [inp for inp, expr in r.derivative.items() if name in identifiers(expr)]
+    if len(used_in) != 1:
+        return None
+    return [a.name for a in r.tensors].index(used_in[0])
 
 
 def read_rows(path: Path) -> list[Row]:
@@ -260,27 +281,32 @@ def gen_op_body(r: Row) -> str:
     elif saves_before:
         lines.append("  if (rec.active()) {\n")
         for a in saves_before:
+            guard = save_guard(r, a.name)
+            cond = "" if guard is None else f"if (rec.should_compute_output({guard})) "
             if a.is_tensor and r.has_out and a.name == first:
                 # The in-place form overwrites self: its formula reads a copy taken before.
-                lines.append(f"    rec.saved().{a.name} = out.is_same({a.name}) ? clone({a.name}) : {a.name};\n")
+                lines.append(f"    {cond}rec.saved().{a.name} = out.is_same({a.name}) ? clone({a.name}) : {a.name};\n")
             elif a.type == "int[]":
                 lines.append(f"    rec.saved().{a.name}.assign({a.name}.begin(), {a.name}.end());\n")
             else:
-                lines.append(f"    rec.saved().{a.name} = {a.name};\n")
+                lines.append(f"    {cond}rec.saved().{a.name} = {a.name};\n")
         lines.append("  }\n")
+    # ATen's meta checks: those that read the built iterator (`it`) run after it is built, the others first.
+    after_build = [c for c in r.checks if "it" in identifiers(c)]
+    lines.extend(f"  {c};\n" for c in r.checks if c not in after_build)
     stub_args = "".join(", " + a.name for a in r.options)
-    if r.front == "unary":
-        rule = "UnaryDtype::Same" if r.dtype_rule == "same" else "UnaryDtype::Float"
-        lines.append(f'  Tensor result_ = unary_front("{r.dispatch_name}", {rule}, {DTYPE_SETS[r.dtypes]}, {first}, out,\n'
-                     f"                               [&](TensorIter& it) {{ {r.name}_stub(it{stub_args}); }});\n")
-    elif r.front == "binary":
-        a, b = r.iter_inputs
-        lines.append(f'  Tensor result_ = binary_front("{r.dispatch_name}", {DTYPE_SETS[r.dtypes]}, {a}, {b}, out,\n'
-                     f"                                [&](TensorIter& it) {{ {r.name}_stub(it{stub_args}); }});\n")
+    kernel = "".join(f"{c}; " for c in after_build) + f"{r.name}_stub(it{stub_args});"
+    if r.front in ("unary", "binary"):
+        rule = ("UnaryDtype::" if r.front == "unary" else "BinaryDtype::") + r.dtype_rule.capitalize()
+        inputs = first if r.front == "unary" else ", ".join(r.iter_inputs)
+        lines.append(f'  Tensor result_ = {r.front}_front("{r.dispatch_name}", {rule}, {DTYPE_SETS[r.dtypes]}, {inputs}, out,\n'
+                     f"      [&](TensorIter& it) {{ {kernel} }});\n")
     else:
         lines.append(f"  Tensor result_ = impl::{r.name}({', '.join(a.name for a in r.args)});\n")
     if "result" in r.saves:
-        lines.append("  if (rec.active()) rec.saved().result = saved_output(result_);\n")
+        guard = save_guard(r, "result")
+        cond = "rec.active()" + ("" if guard is None else f" && rec.should_compute_output({guard})")
+        lines.append(f"  if ({cond}) rec.saved().result = saved_output(result_);\n")
     lines.append("  return rec.finish(result_);\n}\n\n")
     return "".join(lines)
 
@@ -288,7 +314,8 @@ def gen_op_body(r: Row) -> str:
 def gen_ops_cpp(rows: list[Row]) -> str:
     out = [HEADER, '#include "densecore/generated/ops.h"\n\n',
            '#include "densecore/autograd/function.h"\n#include "densecore/generated/stubs.h"\n',
-           '#include "densecore/ops/copy.h"\n#include "densecore/ops/row_fronts.h"\n\nnamespace dc {\n\n']
+           '#include "densecore/ops/copy.h"\n#include "densecore/ops/row_checks.h"\n'
+           '#include "densecore/ops/row_fronts.h"\n\nnamespace dc {\n\n']
     out.extend(gen_op_body(r) for r in rows)
     out.append("}  // namespace dc\n")
     return "".join(out)

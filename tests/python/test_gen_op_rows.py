@@ -50,6 +50,35 @@ def test_a_good_row_gives_every_part(tmp_path):
     assert 'm.def("frac"' in (out / "binding/bind_rows.cpp").read_text()
 
 
+# A binary row with a check before the iterator is built, one after (it names `it`), and torch's save guards.
+BINARY = '''
+[[op]]
+func = "div(Tensor self, Tensor other, Scalar alpha=1) -> Tensor"
+front = "binary"
+dtype_rule = "float"
+dtypes = "floating"
+checks = ["sub_check(self, other)", "alpha_check(it.common_dtype(), alpha)"]
+python = []
+node = "Div"
+derivative = { self = "div(grad, other)", other = "mul(neg(grad), div(div(self, other), mul(other, alpha)))" }
+'''
+
+
+def test_a_binary_row_saves_what_torch_saves_and_checks_in_aten_order(tmp_path):
+    run, out = generate(tmp_path, BINARY)
+    assert run.returncode == 0, run.stderr
+    body = (out / "ops/densecore/generated/ops.cpp").read_text()
+    # torch's guard_for: self is read only by other's formula (edge 1); other by both formulas (no guard);
+    # alpha is not a tensor (never guarded).
+    assert "if (rec.should_compute_output(1)) rec.saved().self = out.is_same(self) ? clone(self) : self;" in body
+    assert "    rec.saved().other = other;" in body
+    assert "    rec.saved().alpha = alpha;" in body
+    # A check that does not read the iterator runs before it is built; alpha_check reads its dtype.
+    assert body.index("sub_check(self, other);") < body.index("binary_front(")
+    assert "[&](TensorIter& it) { alpha_check(it.common_dtype(), alpha); div_stub(it, alpha); }" in body
+    assert "BinaryDtype::Float" in body
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -65,6 +94,11 @@ BAD = {
     "declared-twice": (GOOD + GOOD, "declared twice"),
     "composite-with-out": (
         GOOD.replace('"unary"', '"composite"').replace('["function"]', '["function", "out"]'), "no in-place or out="),
+    "composite-with-checks": (
+        GOOD.replace('"unary"', '"composite"').replace('dtype_rule = "same"\n', 'checks = ["f(self)"]\n'),
+        "no dtype_rule or checks"),
+    "binary-with-unknown-dtype-rule": (
+        BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }
 
 

@@ -1,5 +1,5 @@
-"""The ops declared as rows in csrc/op_rows.toml (frac, hardshrink, threshold_backward, logsumexp), against
-live torch.
+"""The ops declared as rows in csrc/op_rows.toml (frac, hardshrink, threshold_backward, logsumexp, and the
+binary arithmetic add, sub, mul, div, maximum, minimum), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -147,11 +147,57 @@ LOGSUMEXP = {
 }
 
 
+# The binary rows: their values are test_elementwise.py's; here what the rows generate. torch's codegen saves a
+# tensor that only one input's formula reads only when that input requires grad, which decides whether a later
+# in-place edit of it breaks the backward (mul: neither; div: other always; maximum: both).
+BINARY_OPS = ["add", "sub", "mul", "div", "maximum", "minimum"]
+EDITS = {
+    "self-edited": "a = leaf * 1; b = torch.full((37,), 2.5); y = OP(a, b); a.add_(1)",
+    "other-edited": "a = leaf * 1; b = torch.full((37,), 2.5); y = OP(b, a); a.add_(1)",
+    "both-grad-self-edited": "a = leaf * 1; b = leaf2 * 1; y = OP(a, b); a.add_(1)",
+    "inplace-other-edited": "a = leaf * 1; b = torch.full((37,), 2.5); y = b; INPLACE(y, a); a.add_(1)",
+    "inplace-aliased": "a = leaf * 1; y = a; INPLACE(a, a)",
+}
+BINARY = {
+    **{f"{op}-{edit}": oracle.may_raise(
+        RuntimeError,
+        "leaf = special().requires_grad_(); leaf2 = torch.randn(37, requires_grad=True); "
+        + code.replace("INPLACE(", f"getattr(torch.Tensor, '{op}_')(").replace("OP(", f"torch.{op}(")
+        + "; y.backward(torch.randn(37)); out = [y, leaf.grad, grad_fn_name(y)]",
+    ) for op in BINARY_OPS for edit, code in EDITS.items()
+       if not (op in ("maximum", "minimum") and edit.startswith("inplace"))},  # torch has no maximum_
+    **{f"{op}-grads-broadcast": (
+        "a = special().reshape(37, 1).requires_grad_(); b = torch.randn(3, requires_grad=True); "
+        f"y = torch.{op}(a, b); y.backward(torch.randn(37, 3)); out = [y, a.grad, b.grad, grad_fn_name(y)]"
+    ) for op in BINARY_OPS},
+    "add-alpha-grads": (
+        "a = torch.randn(37, requires_grad=True); b = torch.randn(37, requires_grad=True); "
+        "y = torch.add(a, b, alpha=-2.5); y.backward(torch.randn(37)); out = [y, a.grad, b.grad]"
+    ),
+    "sub-alpha-int": "out = torch.sub(torch.arange(5), torch.arange(5) * 3, alpha=-2)",
+    "sub-alpha-grads": (
+        "a = torch.randn(37, requires_grad=True); b = torch.randn(37, requires_grad=True); "
+        "y = a.sub(b, alpha=3); y.backward(torch.randn(37)); out = [y, a.grad, b.grad, grad_fn_name(y)]"
+    ),
+    "div-int-promotes": "out = torch.div(torch.arange(7), torch.tensor(2))",
+    "div-out-int": oracle.raises(RuntimeError, "out = torch.div(torch.arange(7), 2, out=torch.empty(7, dtype=torch.long))"),
+    "add-float-alpha-int": oracle.raises(RuntimeError, "out = torch.add(torch.arange(3), torch.arange(3), alpha=0.5)"),
+    "add-bool-alpha": oracle.raises(RuntimeError, "out = torch.add(torch.ones(3), torch.ones(3), alpha=True)"),
+    "sub-bools": oracle.raises(NotImplementedError, "out = torch.ones(3, dtype=torch.bool) - torch.ones(3, dtype=torch.bool)"),
+    # sub_check runs before the iterator is built: its error, not the shape error.
+    "sub-bool-bad-shape": oracle.raises(NotImplementedError, "out = torch.sub(torch.ones(3), torch.ones(4, dtype=torch.bool))"),
+    "mul-out-requires-grad": oracle.raises(
+        RuntimeError, "x = special().requires_grad_(); out = torch.mul(x, x, out=torch.empty(37))"),
+    "maximum-bool": "out = torch.maximum(torch.tensor([True, False]), torch.tensor([False, False]))",
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
-ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP}
+ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
+        "binary": BINARY}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

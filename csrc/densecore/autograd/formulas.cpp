@@ -81,16 +81,6 @@ template <Op op>
 Grads formula(const Ctx<op>& c) = delete;
 
 // clang-format off
-template <> Grads formula<Op::Add>(const Ctx<Op::Add>& c) {
-  return {c.g, c.need(1) ? maybe_multiply(c.g, c.s.alpha) : Tensor()}; }
-template <> Grads formula<Op::Sub>(const Ctx<Op::Sub>& c) {
-  return {c.g, c.need(1) ? maybe_multiply(neg(c.g), c.s.alpha) : Tensor()}; }
-template <> Grads formula<Op::Mul>(const Ctx<Op::Mul>& c) {
-  return {c.need(0) ? mul(c.g, c.get(c.s.other)) : Tensor(), c.need(1) ? mul(c.g, c.get(c.s.self)) : Tensor()}; }
-template <> Grads formula<Op::Div>(const Ctx<Op::Div>& c) {  // other: -grad * ((self / other) / other)
-  const Tensor other = c.get(c.s.other);
-  return {c.need(0) ? div(c.g, other) : Tensor(),
-          c.need(1) ? mul(neg(c.g), div(div(c.get(c.s.self), other), other)) : Tensor()}; }
 template <> Grads formula<Op::Neg>(const Ctx<Op::Neg>& c) { return {neg(c.g)}; }
 // ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
 template <> Grads formula<Op::Pow>(const Ctx<Op::Pow>& c) { return {pow_backward(c.g, c.get(c.s.self), c.s.exponent)}; }
@@ -205,14 +195,6 @@ template <> Grads formula<Op::Where>(const Ctx<Op::Where>& c) {  // where(cond, 
           c.need(1) ? where(condition, W(Scalar::from_int(0)), c.g) : Tensor()}; }
 template <> Grads formula<Op::ClampScalar>(const Ctx<Op::ClampScalar>& c) {
   return {clamp_backward(c.g, c.get(c.s.self), c.s.min, c.s.max)}; }
-template <> Grads formula<Op::Maximum>(const Ctx<Op::Maximum>& c) {
-  const Tensor self = c.get(c.s.self), other = c.get(c.s.other);
-  return {c.need(0) ? max_min_backward(c.g, self, other, true, true) : Tensor(),
-          c.need(1) ? max_min_backward(c.g, self, other, false, true) : Tensor()}; }
-template <> Grads formula<Op::Minimum>(const Ctx<Op::Minimum>& c) {
-  const Tensor self = c.get(c.s.self), other = c.get(c.s.other);
-  return {c.need(0) ? max_min_backward(c.g, self, other, true, false) : Tensor(),
-          c.need(1) ? max_min_backward(c.g, self, other, false, false) : Tensor()}; }
 template <> Grads formula<Op::Abs>(const Ctx<Op::Abs>& c) { return {abs_backward(c.g, c.get(c.s.self))}; }
 template <> Grads formula<Op::Amax>(const Ctx<Op::Amax>& c) {  // scale_grad_by_count(restore_reduced_dims(grad, ...), ... == self, dim)
   return {amax_backward(c.g, c.get(c.s.self), c.get(c.s.result), c.s.dim, c.s.keepdim)}; }

@@ -49,6 +49,12 @@ DC_DIFFERENTIABLE_OPS(DC_DECLARE_OP_NODE)
 class OpRecordBase {
  public:
   bool active() const { return node_ != nullptr; }
+  /// torch's grad_fn->should_compute_output(i) at record time: whether tensor input i will get a
+  /// gradient (it requires grad). Generated ops save a tensor that only input i's derivative reads
+  /// only when this holds (gen_variable_type.py's guard_for).
+  bool should_compute_output(size_t i) const {
+    return node_ && i < node_->next_edges.size() && node_->next_edges[i].valid();
+  }
   /// The node name's overload number (FillBackward2 / FillBackward3, SumBackward0 / SumBackward1).
   void set_overload(int overload) {
     if (node_) node_->overload = overload;

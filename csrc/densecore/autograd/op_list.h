@@ -7,10 +7,6 @@
 #include "densecore/generated/op_rows.h"
 
 #define DC_DIFFERENTIABLE_OPS(X) \
-  X(Add)                         \
-  X(Sub)                         \
-  X(Mul)                         \
-  X(Div)                         \
   X(Neg)                         \
   X(Pow)                         \
   X(Relu)                        \
@@ -60,8 +56,6 @@
   X(ToCopy)                      \
   X(Where)                       \
   X(ClampScalar)                 \
-  X(Maximum)                     \
-  X(Minimum)                     \
   X(Abs)                         \
   X(Amax)                        \
   X(Amin)                        \

@@ -69,15 +69,9 @@ struct SavedSelfSizes : NoTensorsSaved {
 
 // ---- elementwise (ops/elementwise.cpp, unary.cpp, pointwise.cpp) ----------------------------------
 
-template <> struct Saved<Op::Add> : NoTensorsSaved { Scalar alpha = Scalar::from_int(1); };
-template <> struct Saved<Op::Sub> : NoTensorsSaved { Scalar alpha = Scalar::from_int(1); };
-template <> struct Saved<Op::Mul> : SavedSelfOther {};
-template <> struct Saved<Op::Div> : SavedSelfOther {};
 template <> struct Saved<Op::DivRounding> : SavedNothing {};
 template <> struct Saved<Op::Neg> : SavedNothing {};
 template <> struct Saved<Op::Abs> : SavedSelf {};
-template <> struct Saved<Op::Maximum> : SavedSelfOther {};
-template <> struct Saved<Op::Minimum> : SavedSelfOther {};
 template <> struct Saved<Op::ClampScalar> : SavedSelf {
   std::optional<Scalar> min, max;
 };

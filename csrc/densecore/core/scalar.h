@@ -40,4 +40,12 @@ struct Scalar {
   T to() const;
 };
 
+/// c10::Scalar's unary minus: a float negates, an int wraps (two's complement); bool alpha is refused by
+/// alpha_check before anything negates it, so it maps to -int(b) only for completeness.
+inline Scalar operator-(const Scalar& s) {
+  if (s.is_floating()) return Scalar::from_double(-s.v.d);
+  if (s.is_integral()) return Scalar::from_int(int64_t(0 - uint64_t(s.v.i)));
+  return Scalar::from_int(-int64_t(s.v.b));
+}
+
 }  // namespace dc

@@ -11,37 +11,12 @@
 #include "densecore/kernels/stubs/copy_kernel.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/row_fronts.h"
+#include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
 #include "densecore/kernels/iter/iter.h"
 
 namespace dc {
 namespace {
-
-void alpha_check(DType dtype, const Scalar& alpha) {
-  check(!alpha.is_bool() || dtype == DType::Bool, "Boolean alpha only supported for Boolean results.");
-  check(is_floating(dtype) || !alpha.is_floating(),
-        "For integral input tensors, argument alpha must not be a floating point number.");
-}
-
-void sub_check(const Tensor& a, const Tensor& b) {
-  check<NotImplementedError>(a.dtype() != DType::Bool || b.dtype() != DType::Bool,
-                             "Subtraction, the `-` operator, with two bool tensors is not supported. "
-                             "Use the `^` or `logical_xor()` operator instead.");
-  check<NotImplementedError>(a.dtype() != DType::Bool && b.dtype() != DType::Bool,
-                             "Subtraction, the `-` operator, with a bool tensor is not supported. "
-                             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-}
-
-Scalar negate(const Scalar& s) {
-  if (s.is_floating()) return Scalar::from_double(-s.v.d);
-  if (s.is_integral()) return Scalar::from_int(int64_t(0 - uint64_t(s.v.i)));
-  return Scalar::from_int(-int64_t(s.v.b));  // bool alpha is rejected by alpha_check first
-}
-
-Tensor binary(const Tensor& a, const Tensor& b, const Tensor& out, void (*kernel)(TensorIter&),
-              bool int_to_float = false) {
-  return run_iter(int_to_float ? float_op_config() : binary_op_config(), out, {a, b}, [&](TensorIter& it) { kernel(it); });
-}
 
 Tensor unary(const Tensor& a, const Tensor& out, void (*kernel)(TensorIter&)) {
   IterConfig c;  // build_borrowing_unary_op: same dtype in and out
@@ -56,21 +31,11 @@ void save_original(OpRecord<op>& rec, const Tensor& a, const Tensor& out) {
   rec.saved().self = out.defined() && out.is_same(a) ? clone(a) : a;
 }
 
-// mul/div save self (for other's gradient) and other before the op runs, as torch's codegen does: so an
-// in-place op whose other is self (x.mul_(x)) fails at backward with torch's "modified by an inplace
-// operation". In the in-place form self is saved as a copy of the original, and only when other's
-// gradient is needed (should_compute_output); otherwise nothing is saved in its place.
-template <Op op>
-void save_self_and_other(OpRecord<op>& rec, const Tensor& a, const Tensor& b, const Tensor& out) {
-  if (!rec.active()) return;
-  const bool inplace = out.defined() && out.is_same(a);
-  rec.saved().self = !inplace ? a : requires_grad(b) ? clone(a) : Tensor();
-  rec.saved().other = b;
-}
-
 Tensor rounded_div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
-  if (mode == "trunc") return binary(a, b, out, [](TensorIter& it) { div_trunc_stub(it); });
-  return binary(a, b, out, [](TensorIter& it) { div_floor_stub(it); });
+  return run_iter(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
+    if (mode == "trunc") div_trunc_stub(it);
+    else div_floor_stub(it);
+  });
 }
 
 }  // namespace
@@ -84,41 +49,10 @@ Tensor wrapped_scalar_tensor(const Scalar& s) {
   return t;
 }
 
-Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
-  auto rec = record_with_out<Op::Add>("add", {a, b}, out);
-  Tensor r = run_iter(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
-    alpha_check(it.common_dtype(), alpha);
-    add_stub(it, alpha);
-  });
-  if (rec.active()) rec.saved().alpha = alpha;
-  return rec.finish(r);
-}
-
-Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out) {
-  sub_check(a, b);
-  auto rec = record_with_out<Op::Sub>("sub", {a, b}, out);
-  Tensor r = run_iter(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
-    alpha_check(it.common_dtype(), alpha);
-    add_stub(it, negate(alpha));
-  });
-  if (rec.active()) rec.saved().alpha = alpha;
-  return rec.finish(r);
-}
-
-Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record_with_out<Op::Mul>("mul", {a, b}, out);
-  save_self_and_other(rec, a, b, out);
-  Tensor r = binary(a, b, out, [](TensorIter& it) { mul_stub(it); });
-  return rec.finish(r);
-}
+// add, sub, mul, div (true division), maximum and minimum are op rows (csrc/op_rows.toml).
 
 Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
-  if (mode.empty()) {
-    auto rec = record_with_out<Op::Div>("div", {a, b}, out);
-    save_self_and_other(rec, a, b, out);
-    Tensor r = binary(a, b, out, [](TensorIter& it) { div_true_stub(it); }, /*int_to_float=*/true);
-    return rec.finish(r);
-  }
+  if (mode.empty()) return div(a, b, out);
   check(mode == "trunc" || mode == "floor",
         "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", mode);
   auto rec = record_with_out<Op::DivRounding>("div", {a, b}, out);  // DivBackward2: zero gradients
@@ -129,20 +63,6 @@ Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) {
   auto rec = record_with_out<Op::NotImplemented>("floor_divide", {a, b}, out);  // torch has no derivative for it
   if (rec.active()) rec.saved().op_name = "floor_divide";
   return rec.finish(rounded_div(a, b, "floor", out));
-}
-
-Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record_with_out<Op::Maximum>("maximum", {a, b}, out);
-  save_original(rec, a, out);
-  if (rec.active()) rec.saved().other = b;
-  return rec.finish(binary(a, b, out, [](TensorIter& it) { maximum_stub(it); }));
-}
-
-Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record_with_out<Op::Minimum>("minimum", {a, b}, out);
-  save_original(rec, a, out);
-  if (rec.active()) rec.saved().other = b;
-  return rec.finish(binary(a, b, out, [](TensorIter& it) { minimum_stub(it); }));
 }
 
 Tensor neg(const Tensor& a, const Tensor& out) {

@@ -9,6 +9,7 @@
 
 #include "densecore/core/scalar.h"
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
@@ -16,14 +17,12 @@ namespace dc {
 /// is_wrapped_number (it then ranks below tensors in type promotion).
 Tensor wrapped_scalar_tensor(const Scalar& s);
 
-Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out = {});
-Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha, const Tensor& out = {});
-Tensor mul(const Tensor& a, const Tensor& b, const Tensor& out = {});
-/// rounding_mode: "" (true division), "trunc" or "floor".
-Tensor div(const Tensor& a, const Tensor& b, std::string_view rounding_mode = "", const Tensor& out = {});
+// add(a, b, alpha = 1, out), sub, mul, div(a, b, out) (true division), maximum and minimum are op rows
+// (csrc/op_rows.toml), declared in densecore/generated/ops.h.
+
+/// div with a rounding_mode: "" (true division, the row), "trunc" or "floor" (torch's div.Tensor_mode).
+Tensor div(const Tensor& a, const Tensor& b, std::string_view rounding_mode, const Tensor& out = {});
 Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out = {});
-Tensor maximum(const Tensor& a, const Tensor& b, const Tensor& out = {});
-Tensor minimum(const Tensor& a, const Tensor& b, const Tensor& out = {});
 Tensor neg(const Tensor& a, const Tensor& out = {});
 Tensor abs(const Tensor& a, const Tensor& out = {});
 

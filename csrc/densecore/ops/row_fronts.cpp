@@ -28,10 +28,10 @@ Tensor unary_front(std::string_view name, UnaryDtype rule, DtypeSet dtypes, cons
   return run(name, dtypes, rule == UnaryDtype::Float ? float_op_config() : unary_op_config(), out, ins, kernel);
 }
 
-Tensor binary_front(std::string_view name, DtypeSet dtypes, const Tensor& a, const Tensor& b,
+Tensor binary_front(std::string_view name, BinaryDtype rule, DtypeSet dtypes, const Tensor& a, const Tensor& b,
                     const Tensor& out, const RowKernel& kernel) {
   const Tensor ins[2] = {a, b};
-  return run(name, dtypes, binary_op_config(), out, ins, kernel);
+  return run(name, dtypes, rule == BinaryDtype::Float ? float_op_config() : binary_op_config(), out, ins, kernel);
 }
 
 }  // namespace dc

@@ -17,6 +17,9 @@ namespace dc {
 /// A row's `dtype_rule`: build_borrowing_unary_op keeps self's dtype; build_borrowing_unary_float_op
 /// computes integers and bool in the default float dtype.
 enum class UnaryDtype { Same, Float };
+/// A binary row's `dtype_rule`: build_borrowing_binary_op promotes the two inputs; ..._binary_float_op
+/// then computes integers and bool in the default float dtype (true division).
+enum class BinaryDtype { Same, Float };
 /// A row's `dtypes`: the dtypes its kernel has (torch's AT_DISPATCH set; AllTypes has no bool).
 enum class DtypeSet { Floating, AllTypes, All };
 
@@ -39,8 +42,8 @@ Tensor run_iter(const IterConfig& config, const Tensor& out, std::initializer_li
 /// torch.<name>(self, out=): builds the unary iterator, checks the row's dtypes, runs the kernel.
 Tensor unary_front(std::string_view name, UnaryDtype rule, DtypeSet dtypes, const Tensor& self,
                    const Tensor& out, const RowKernel& kernel);
-/// torch.<name>(a, b, out=) over build_borrowing_binary_op (promoting the two inputs).
-Tensor binary_front(std::string_view name, DtypeSet dtypes, const Tensor& a, const Tensor& b,
+/// torch.<name>(a, b, out=) over build_borrowing_binary_op or build_borrowing_binary_float_op.
+Tensor binary_front(std::string_view name, BinaryDtype rule, DtypeSet dtypes, const Tensor& a, const Tensor& b,
                     const Tensor& out, const RowKernel& kernel);
 
 }  // namespace dc

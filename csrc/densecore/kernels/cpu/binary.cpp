@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "densecore/core/checked_convert.h"
+#include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
 #include "densecore/kernels/iter/loops.h"
 #if defined(DC_VEC_X86)
@@ -165,6 +166,9 @@ void mul_kernel(TensorIter& iter) {
     });
   }
 }
+
+// BinaryOps.cpp's sub_out runs add_stub with -alpha: the same kernel, the same roundings.
+void sub_kernel(TensorIter& iter, const Scalar& alpha) { add_kernel(iter, -alpha); }
 
 void div_true_kernel(TensorIter& iter) {
   if (reduced_with_scalar_rhs(iter)) return reduced_scalar_rhs(iter, [](float x, float y) { return x / y; });
@@ -430,8 +434,9 @@ void minimum_kernel(TensorIter& iter) { minmax_kernel<false>(iter); }
 }  // namespace DC_CPU_CAPABILITY
 
 DC_REGISTER_DISPATCH(add_stub, &add_kernel);
+DC_REGISTER_DISPATCH(sub_stub, &sub_kernel);
 DC_REGISTER_DISPATCH(mul_stub, &mul_kernel);
-DC_REGISTER_DISPATCH(div_true_stub, &div_true_kernel);
+DC_REGISTER_DISPATCH(div_stub, &div_true_kernel);
 DC_REGISTER_DISPATCH(div_trunc_stub, &div_trunc_kernel);
 DC_REGISTER_DISPATCH(div_floor_stub, &div_floor_kernel);
 DC_REGISTER_DISPATCH(maximum_stub, &maximum_kernel);

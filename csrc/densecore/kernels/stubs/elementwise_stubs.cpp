@@ -3,13 +3,8 @@
 
 namespace dc {
 
-DC_DEFINE_DISPATCH(IterScalarFn, add_stub);
-DC_DEFINE_DISPATCH(IterFn, mul_stub);
-DC_DEFINE_DISPATCH(IterFn, div_true_stub);
 DC_DEFINE_DISPATCH(IterFn, div_trunc_stub);
 DC_DEFINE_DISPATCH(IterFn, div_floor_stub);
-DC_DEFINE_DISPATCH(IterFn, maximum_stub);
-DC_DEFINE_DISPATCH(IterFn, minimum_stub);
 DC_DEFINE_DISPATCH(IterFn, eq_stub);
 DC_DEFINE_DISPATCH(IterFn, ne_stub);
 DC_DEFINE_DISPATCH(IterFn, lt_stub);

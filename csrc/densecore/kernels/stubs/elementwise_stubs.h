@@ -9,17 +9,13 @@
 
 namespace dc {
 
+// add, sub, mul, div (true), maximum and minimum: stubs generated from their op rows (generated/stubs.h).
 using IterFn = void (*)(TensorIter& iter);
 using IterScalarFn = void (*)(TensorIter& iter, const Scalar& s);
 using IterScalar2Fn = void (*)(TensorIter& iter, const Scalar& a, const Scalar& b);
 
-DC_DECLARE_DISPATCH(IterScalarFn, add_stub);  // out = a + alpha * b (sub passes -alpha)
-DC_DECLARE_DISPATCH(IterFn, mul_stub);
-DC_DECLARE_DISPATCH(IterFn, div_true_stub);
 DC_DECLARE_DISPATCH(IterFn, div_trunc_stub);
 DC_DECLARE_DISPATCH(IterFn, div_floor_stub);
-DC_DECLARE_DISPATCH(IterFn, maximum_stub);
-DC_DECLARE_DISPATCH(IterFn, minimum_stub);
 DC_DECLARE_DISPATCH(IterFn, eq_stub);
 DC_DECLARE_DISPATCH(IterFn, ne_stub);
 DC_DECLARE_DISPATCH(IterFn, lt_stub);

@@ -1,0 +1,23 @@
+// The rows' argument checks (ops/row_checks.h), with ATen's messages (native/BinaryOps.h).
+#include "densecore/ops/row_checks.h"
+
+#include "densecore/core/error.h"
+
+namespace dc {
+
+void alpha_check(DType dtype, const Scalar& alpha) {
+  check(!alpha.is_bool() || dtype == DType::Bool, "Boolean alpha only supported for Boolean results.");
+  check(is_floating(dtype) || !alpha.is_floating(),
+        "For integral input tensors, argument alpha must not be a floating point number.");
+}
+
+void sub_check(const Tensor& self, const Tensor& other) {
+  check<NotImplementedError>(self.dtype() != DType::Bool || other.dtype() != DType::Bool,
+                             "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                             "Use the `^` or `logical_xor()` operator instead.");
+  check<NotImplementedError>(self.dtype() != DType::Bool && other.dtype() != DType::Bool,
+                             "Subtraction, the `-` operator, with a bool tensor is not supported. "
+                             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+}  // namespace dc

@@ -1,0 +1,15 @@
+// The argument checks op rows name in their `checks` field (csrc/op_rows.toml), as ATen's meta functions
+// run them (BinaryOps.h alpha_check / sub_check). The generated ops.cpp includes this header.
+#pragma once
+
+#include "densecore/core/scalar.h"
+#include "densecore/core/tensor.h"
+
+namespace dc {
+
+/// add/sub: a bool alpha only for bool results; a float alpha only for floating results.
+void alpha_check(DType dtype, const Scalar& alpha);
+/// sub: torch refuses bool operands (NotImplementedError), pointing at `^` and `~`.
+void sub_check(const Tensor& self, const Tensor& other);
+
+}  // namespace dc
