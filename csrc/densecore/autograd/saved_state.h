@@ -57,11 +57,6 @@ struct SavedResult {
   SavedVariable result;
   auto variables() { return std::tie(result); }
 };
-/// A binary op whose derivative reads both inputs.
-struct SavedSelfOther {
-  SavedVariable self, other;
-  auto variables() { return std::tie(self, other); }
-};
 /// A view or reduction whose derivative only needs the input's sizes.
 struct SavedSelfSizes : NoTensorsSaved {
   Shape self_sizes;

@@ -27,29 +27,15 @@ inline Vec<T> vmax(const Vec<T>& a, const Vec<T>& b) {
   return vec::maximum(a, b);
 }
 
-// Note [NaN operand order]: when both operands of an x86 add/mul are NaN, the first source
-// operand's NaN is the result. The compiler may commute a + b, so where torch's machine code keeps
-// its source order (checked against torch: softmax's x * (1 / sum) returns x's NaN) we spell the
-// rule out lane by lane instead of trusting operand placement.
-template <class T, class Op>
-inline Vec<T> nan_ordered(const Vec<T>& a, const Vec<T>& b, Op op) {
-  Vec<T> r;
-  for (int i = 0; i < Vec<T>::size(); ++i) {
-    r.v[i] = op(a.v[i], b.v[i]);
-#if defined(DC_VEC_X86)
-    if (b.v[i] != b.v[i]) r.v[i] = b.v[i] + b.v[i];
-    if (a.v[i] != a.v[i]) r.v[i] = a.v[i] + a.v[i];  // a NaN plus itself: that NaN, quieted
-#endif
-  }
-  return r;
-}
+// Note [NaN operand order] (kernels/vec/vec.h): where two NaNs meet, torch's sums and products keep the
+// first operand's NaN.
 template <class T>
 inline Vec<T> vadd(const Vec<T>& a, const Vec<T>& b) {
-  return nan_ordered(a, b, [](T x, T y) { return x + y; });
+  return vec::add_ordered(a, b);
 }
 template <class T>
 inline Vec<T> vmul(const Vec<T>& a, const Vec<T>& b) {
-  return nan_ordered(a, b, [](T x, T y) { return x * y; });
+  return vec::mul_ordered(a, b);
 }
 
 /// _vec_softmax_lastdim: max, exp(x - max) stored, vector-tree sum, multiply by 1/sum.

@@ -12,16 +12,62 @@
 namespace dc::vec {
 inline namespace DC_CPU_CAPABILITY {
 
-/// Vectorized::loadu(ptr, count): the first `count` lanes, the rest zero.
+#if defined(DC_VEC_X86)
+/// The lane mask of the first `count` (< size) lanes, for masked loads and stores of native lanes.
+template <class T>
+inline auto first_lanes_mask(int64_t count) {
+  if constexpr (kVecBytes == 64) {
+    return std::conditional_t<std::is_same_v<T, float>, __mmask16, __mmask8>((1u << count) - 1);
+  } else if constexpr (std::is_same_v<T, float>) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(int(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  } else {
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(count), _mm256_setr_epi64x(0, 1, 2, 3));
+  }
+}
+#endif
+
+/// Vectorized::loadu(ptr, count): the first `count` lanes, the rest zero. torch copies into a zeroed
+/// buffer; native lanes use a masked load instead (the same bits, no memcpy call).
 template <class T>
 inline Vec<T> loadu_partial(const T* p, int64_t count) {
   Vec<T> r(T(0));
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) {
+    if (count < Vec<T>::size()) {
+      using N = typename Vec<T>::native_t;
+      const auto m = first_lanes_mask<T>(count);
+      if constexpr (kVecBytes == 64) {
+        if constexpr (std::is_same_v<T, float>) r.v = (N)_mm512_maskz_loadu_ps(m, p);
+        else r.v = (N)_mm512_maskz_loadu_pd(m, p);
+      } else {
+        if constexpr (std::is_same_v<T, float>) r.v = (N)_mm256_maskload_ps(p, m);
+        else r.v = (N)_mm256_maskload_pd(p, m);
+      }
+      return r;
+    }
+  }
+#endif
   std::memcpy(&r.v, p, size_t(count) * sizeof(T));
   return r;
 }
-/// Vectorized::store(ptr, count).
+/// Vectorized::store(ptr, count); native lanes as a masked store.
 template <class T>
 inline void store_partial(const Vec<T>& v, T* p, int64_t count) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) {
+    if (count < Vec<T>::size()) {
+      const auto m = first_lanes_mask<T>(count);
+      if constexpr (kVecBytes == 64) {
+        if constexpr (std::is_same_v<T, float>) _mm512_mask_storeu_ps(p, m, (__m512)v.v);
+        else _mm512_mask_storeu_pd(p, m, (__m512d)v.v);
+      } else {
+        if constexpr (std::is_same_v<T, float>) _mm256_maskstore_ps(p, m, (__m256)v.v);
+        else _mm256_maskstore_pd(p, m, (__m256d)v.v);
+      }
+      return;
+    }
+  }
+#endif
   std::memcpy(p, &v.v, size_t(count) * sizeof(T));
 }
 /// Vectorized::set(a, b, count): the first `count` lanes from b, the rest from a.

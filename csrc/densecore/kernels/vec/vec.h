@@ -114,6 +114,21 @@ inline constexpr bool is_native_v =
     false;
 #endif
 
+#if defined(DC_VEC_X86)
+/// x in every lane of a native vector (bits unchanged, -0.0 and NaN payloads included).
+template <class T>
+inline auto broadcast_native(T x) {
+  typedef T native_t __attribute__((vector_size(kVecBytes)));
+  if constexpr (kVecBytes == 64) {
+    if constexpr (std::is_same_v<T, float>) return (native_t)_mm512_set1_ps(x);
+    else return (native_t)_mm512_set1_pd(x);
+  } else {
+    if constexpr (std::is_same_v<T, float>) return (native_t)_mm256_set1_ps(x);
+    else return (native_t)_mm256_set1_pd(x);
+  }
+}
+#endif
+
 template <class T, bool kNative = is_native_v<T>>
 struct VecLanes {
   T v[kVecBytes / int(sizeof(T))];
@@ -132,6 +147,12 @@ struct alignas(kVecBytes) Vec : VecLanes<T> {  // aligned: GCC keeps it in vecto
 
   Vec() = default;
   explicit Vec(T x) {
+#if defined(DC_VEC_X86)
+    if constexpr (is_native_v<T>) {
+      v = broadcast_native(x);  // one vbroadcastss/sd; GCC rebuilt the lane loop with inserts in every loop
+      return;
+    }
+#endif
     for (int i = 0; i < kSize; ++i) v[i] = x;
   }
   static Vec loadu(const void* p) {
@@ -255,14 +276,82 @@ inline T vec_minmax_lane(T a, T b) {
 #endif
   }
 }
+/// Native lanes: vec_minmax_lane as whole-vector compares and selects (max_ps's `x > y ? x : y`, then all
+/// ones where either lane is NaN), so GCC emits vector code, not a lane loop.
+template <class T, bool kMax>
+inline Vec<T> minmax_native(const Vec<T>& a, const Vec<T>& b) {
+  using Bits = std::conditional_t<std::is_same_v<T, double>, int64_t, int32_t>;
+  typedef Bits bits_t __attribute__((vector_size(sizeof(a.v))));
+  const auto take_a = kMax ? a.v > b.v : a.v < b.v;
+  const bits_t m = take_a ? (bits_t)a.v : (bits_t)b.v;
+  const auto nan = (a.v != a.v) | (b.v != b.v);
+  return Vec<T>::native((typename Vec<T>::native_t)(nan ? bits_t{} - 1 : m));
+}
 template <class T>
 inline Vec<T> maximum(const Vec<T>& a, const Vec<T>& b) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) return minmax_native<T, true>(a, b);
+#endif
   return Vec<T>::raw_zip(a, b, [](T x, T y) { return vec_minmax_lane<T, true>(x, y); });
 }
 template <class T>
 inline Vec<T> minimum(const Vec<T>& a, const Vec<T>& b) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) return minmax_native<T, false>(a, b);
+#endif
   return Vec<T>::raw_zip(a, b, [](T x, T y) { return vec_minmax_lane<T, false>(x, y); });
 }
+
+// Note [NaN operand order]: when both operands of an x86 add or mul are NaN, the result is the first
+// source operand's NaN (quieted). GCC treats + and * as commutative and may swap the operands of vaddps,
+// so where torch's machine code keeps an order (softmax's sums and its x * (1 / sum), found against
+// torch's output) add_ordered / mul_ordered keep a's NaN: for native lanes the instruction is written
+// out (inline asm fixes the operand order; one instruction, as torch's), other lane types run a lane
+// loop. DEFAULT builds emulate vectors with scalar C++ and have no such rule. A swapped operand order
+// makes 87 of test_softmax.py's cases differ from torch (checked by mutation).
+#if defined(DC_VEC_X86)
+#define DC_ORDERED_NATIVE(ps, pd)                                                                     \
+  if constexpr (std::is_same_v<T, float>) asm(ps " %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v)); \
+  else asm(pd " %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v));
+template <class T, class Op>
+inline Vec<T> ordered_lanes(const Vec<T>& a, const Vec<T>& b, Op op) {
+  return Vec<T>::raw_zip(a, b, [op](T x, T y) {
+    T r = op(x, y);
+    if (y != y) r = y + y;
+    if (x != x) r = x + x;  // a NaN plus itself: that NaN, quieted
+    return r;
+  });
+}
+#endif
+template <class T>
+inline Vec<T> add_ordered(const Vec<T>& a, const Vec<T>& b) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) {
+    Vec<T> r;
+    DC_ORDERED_NATIVE("vaddps", "vaddpd")
+    return r;
+  } else {
+    return ordered_lanes(a, b, [](T x, T y) { return x + y; });
+  }
+#else
+  return a + b;
+#endif
+}
+template <class T>
+inline Vec<T> mul_ordered(const Vec<T>& a, const Vec<T>& b) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) {
+    Vec<T> r;
+    DC_ORDERED_NATIVE("vmulps", "vmulpd")
+    return r;
+  } else {
+    return ordered_lanes(a, b, [](T x, T y) { return x * y; });
+  }
+#else
+  return a * b;
+#endif
+}
+#undef DC_ORDERED_NATIVE
 
 /// vec::clamp_min(a, min) / clamp_max(a, max) / clamp(a, min, max): x86 max_ps(min, a) =
 /// min > a ? min : a; DEFAULT a < min ? min : a. Both keep a NaN `a`; they differ only for a NaN
@@ -303,17 +392,27 @@ inline T clamp_max_lane(T a, T hi) {
     return r;
   }
 }
+// Native lanes take the x86 lane rules above as whole-vector selects, so GCC emits vector code.
 template <class T>
 inline Vec<T> clamp_min(const Vec<T>& a, const Vec<T>& lo) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) return Vec<T>::native(lo.v > a.v ? lo.v : a.v);  // max_ps(lo, a)
+#endif
   return Vec<T>::raw_zip(a, lo, [](T x, T y) { return clamp_min_lane(x, y); });
 }
 template <class T>
 inline Vec<T> clamp_max(const Vec<T>& a, const Vec<T>& hi) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) return Vec<T>::native(hi.v < a.v ? hi.v : a.v);  // min_ps(hi, a)
+#endif
   return Vec<T>::raw_zip(a, hi, [](T x, T y) { return clamp_max_lane(x, y); });
 }
 /// vec::clamp: x86 min_ps(max, max_ps(min, a)) in one float pass; DEFAULT std::min(std::max(a, lo), hi).
 template <class T>
 inline Vec<T> clamp(const Vec<T>& a, const Vec<T>& lo, const Vec<T>& hi) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) return clamp_max(clamp_min(a, lo), hi);
+#endif
   Vec<T> r;
   for (int i = 0; i < Vec<T>::kSize; ++i) {
 #if defined(DC_VEC_X86)
