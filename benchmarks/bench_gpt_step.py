@@ -33,7 +33,7 @@ def load(name, path):
     spec.loader.exec_module(mod)
     return mod
 gpt = load("_demo_gpt", gpt_path)
-text = load("_demo_text", text_path).SONNETS
+text = load("_demo_text", text_path).corpus_text()
 stamps = []
 out = gpt.train(torch, text, raw, steps=steps, batch=12, block=64, n_layer=4, n_head=4, n_embd=128,
                 dropout=dropout, log_every=steps, sample_len=1, on_step=lambda s, l: stamps.append(time.perf_counter()))

@@ -4,7 +4,8 @@
 # runs the C++ tests (ctest) and the Python tests (pytest), the tests that need no torch against the wheel
 # installed in an environment without torch, then the sanitizer stage (scripts/sanitize.sh:
 # the C++ tests and a fast subset of the Python tests under ASan+UBSan, in a build folder of its own).
-# Arguments go to pytest; a test selection given that way skips the sanitizer stage, and says so.
+# Between the two, every benchmark runs once in its quick form (bits checked, times not asserted).
+# Arguments go to pytest; a test selection given that way skips the benchmarks and sanitizers, and says so.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -42,7 +43,12 @@ python3 -m venv "$notorch"
    -c "$root/pyproject.toml" "$root/tests/python")
 
 if [ $# -gt 0 ]; then
-  echo "== sanitizer stage skipped: a test selection was given (run it with: bash scripts/sanitize.sh)"
+  echo "== benchmark smoke test and sanitizer stage skipped: a test selection was given"
+  echo "   (run them with: bash scripts/test.sh, or bash scripts/sanitize.sh)"
 else
+  echo "== benchmark smoke test (every benchmark runs and checks its bits; its times are not asserted)"
+  python benchmarks/bench_workloads.py --quick
+  python benchmarks/bench_overhead.py --set kernels --rounds 1 --number 3
+  python benchmarks/bench_gpt_step.py --rounds 1 --steps 7
   bash scripts/sanitize.sh
 fi
