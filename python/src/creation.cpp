@@ -118,7 +118,7 @@ Tensor select0(const Tensor& t, int64_t i) {
   const int64_t n = t.sizes()[0];
   dc::check<dc::IndexError>(i >= -n && i < n,
                             "select(): index {} out of range for tensor of size {} at dimension 0",
-                            i, dc::shape_str(t.sizes()));
+                            i, dc::shape_text(t.sizes()));
   if (i < 0) i += n;
   std::vector<int64_t> sizes(t.sizes().begin() + 1, t.sizes().end());
   std::vector<int64_t> strides(t.strides().begin() + 1, t.strides().end());

@@ -88,7 +88,7 @@ void validate_outputs(const Node& fn, std::vector<Tensor>& grads) {
       check(is_expandable_to(meta.sizes, g.sizes()),
             "Function {} returned an invalid gradient at index {} - got {} but expected shape "
             "compatible with {}",
-            fn.name(), i, shape_str(g.sizes()), shape_str(meta.sizes));
+            fn.name(), i, shape_text(g.sizes()), shape_text(meta.sizes));
       g = sum_to_size(g, meta.sizes);
     }
     if (g.dtype() != meta.dtype) g = to_dtype_copy(g, meta.dtype);
@@ -98,7 +98,7 @@ void validate_outputs(const Node& fn, std::vector<Tensor>& grads) {
 Tensor seed_gradient(const Tensor& root, const Tensor& given) {
   if (given.defined()) {
     check(given.sizes() == root.sizes(), "Mismatch in shape: grad_output[0] has a shape of {} and output[0] has a shape of {}.",
-          shape_str(given.sizes()), shape_str(root.sizes()));
+          shape_text(given.sizes()), shape_text(root.sizes()));
     return given;
   }
   check(root.numel() == 1, "grad can be implicitly created only for scalar outputs");

@@ -1,6 +1,7 @@
 #include "densecore/core/layout.h"
 
 #include <algorithm>
+#include <ostream>
 #include <limits>
 
 #include "densecore/core/error.h"
@@ -20,6 +21,8 @@ std::string shape_str(std::span<const int64_t> sizes) {
   return s + "]";
 }
 
+std::ostream& operator<<(std::ostream& os, ShapeText s) { return os << shape_str(s.sizes); }
+
 int64_t safe_numel(std::span<const int64_t> sizes) {
   int64_t n = 1;
   bool overflowed = false;
@@ -30,7 +33,7 @@ int64_t safe_numel(std::span<const int64_t> sizes) {
 
 void check_size_nonnegative(std::span<const int64_t> sizes) {
   for (int64_t s : sizes)
-    check(s >= 0, "Trying to create tensor with negative dimension {}: {}", s, shape_str(sizes));
+    check(s >= 0, "Trying to create tensor with negative dimension {}: {}", s, shape_text(sizes));
 }
 
 size_t storage_nbytes_contiguous(std::span<const int64_t> sizes, size_t itemsize) {
@@ -39,7 +42,7 @@ size_t storage_nbytes_contiguous(std::span<const int64_t> sizes, size_t itemsize
   for (int64_t s : sizes) overflowed |= __builtin_mul_overflow(n, uint64_t(s), &n);
   overflowed |= __builtin_mul_overflow(n, uint64_t(itemsize), &n);
   overflowed |= n > kStorageMax;
-  check(!overflowed, "Storage size calculation overflowed with sizes={}", shape_str(sizes));
+  check(!overflowed, "Storage size calculation overflowed with sizes={}", shape_text(sizes));
   return size_t(n);
 }
 
@@ -61,7 +64,7 @@ size_t storage_nbytes_strided(std::span<const int64_t> sizes, std::span<const in
   overflowed |= __builtin_mul_overflow(n, uint64_t(itemsize), &n);
   overflowed |= n > kStorageMax;
   check(!overflowed, "Storage size calculation overflowed with sizes={} and strides={}",
-        shape_str(sizes), shape_str(strides));
+        shape_text(sizes), shape_text(strides));
   return size_t(n);
 }
 
@@ -74,11 +77,11 @@ void check_in_bounds_for_storage(std::span<const int64_t> sizes, std::span<const
   const bool overflowed = __builtin_mul_overflow(uint64_t(offset), uint64_t(itemsize), &offset_bytes) ||
                           __builtin_add_overflow(offset_bytes, uint64_t(reach), &needed) ||
                           needed > kStorageMax;
-  check(!overflowed && needed <= storage_nbytes,
-        "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage size "
-        "of {} are out of bounds for storage of size {}",
-        shape_str(sizes), shape_str(strides), offset, itemsize,
-        overflowed ? std::string("more than 2^63 bytes") : std::to_string(needed), storage_nbytes);
+  if (overflowed || needed > storage_nbytes) [[unlikely]]
+    throw Error(format("setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage "
+                       "size of {} are out of bounds for storage of size {}",
+                       shape_text(sizes), shape_text(strides), offset, itemsize,
+                       overflowed ? std::string("more than 2^63 bytes") : std::to_string(needed), storage_nbytes));
 }
 
 // ---- stride order, dense strides, broadcast shapes ----------------------------------------------

@@ -114,7 +114,7 @@ Tensor triangle(const Tensor& t, const char* name, Keep&& keep) {
 
 Tensor empty(std::span<const int64_t> sizes, DType dtype) {
   for (int64_t s : sizes)
-    check(s >= 0, "Trying to create tensor with negative dimension {}: {}", s, shape_str(sizes));
+    check(s >= 0, "Trying to create tensor with negative dimension {}: {}", s, shape_text(sizes));
   return Tensor::empty(sizes, dtype);
 }
 

@@ -125,7 +125,7 @@ std::vector<Tensor> expand_masks(const Tensor& self, std::span<const Tensor> ind
       check<IndexError>(t.size(j) == self.size(src),
                         "The shape of the mask {} at index {} does not match the shape of the indexed "
                         "tensor {} at index {}",
-                        shape_str(t.sizes()), j, shape_str(self.sizes()), src);
+                        shape_text(t.sizes()), j, shape_text(self.sizes()), src);
     }
     const Tensor nz = nonzero(t);
     for (int64_t j = 0; j < t.dim(); ++j) out.push_back(select(nz, 1, j));
@@ -267,7 +267,7 @@ std::optional<Tensor> masked_fill_mask(const Tensor& self, std::span<const Tenso
       check<IndexError>(t.size(j) == self.size(num_ind + j),
                         "The shape of the mask {} at index {} does not match the shape of the indexed "
                         "tensor {} at index {}",
-                        shape_str(t.sizes()), j, shape_str(self.sizes()), num_ind + j);
+                        shape_text(t.sizes()), j, shape_text(self.sizes()), num_ind + j);
     num_ind += t.dim();
   }
   if (!mask.defined()) return std::nullopt;
@@ -505,7 +505,7 @@ void index_put_impl(const Tensor& self, std::span<const Tensor> indices, const T
     expandable = vs == ss || vs == 1;
   }
   check(expandable, "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
-        shape_str(value.sizes()), shape_str(shape));
+        shape_text(value.sizes()), shape_text(shape));
   check(value.dtype() == self.dtype(),
         "Index put requires the source and destination dtypes match, got {} for the destination and {} "
         "for the source.",
@@ -636,7 +636,7 @@ void fill_masked(const Tensor& self, const Tensor& mask, const Scalar& value) {
         type_meta_name(mask.dtype()));
   const Shape shape = broadcast_shapes(self.sizes(), mask.sizes());
   check(shape == self.sizes(), "output with shape {} doesn't match the broadcast shape {}",
-        shape_str(self.sizes()), shape_str(shape));
+        shape_text(self.sizes()), shape_text(shape));
   const Tensor v = value_to_tensor(value, self.dtype());
   const size_t item_size = self.itemsize();
   const bool* m = static_cast<const bool*>(mask.storage()->data());
@@ -702,7 +702,7 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
       check(index.size(d) <= self.size(d),
             "Size does not match at dimension {} expected index {} to be no larger than self {} apart "
             "from dimension {}",
-            d, shape_str(index.sizes()), shape_str(self.sizes()), dim);
+            d, shape_text(index.sizes()), shape_text(self.sizes()), dim);
   Tensor out = Tensor::empty(index.sizes(), self.dtype());
   const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
   const int64_t in_stride = self.dim() > 0 ? self.stride(dim) : 0;
@@ -760,7 +760,7 @@ void scatter_checks(const char* fn, const Tensor& self, int64_t dim, const Tenso
   for (int64_t d = 0; d < index.dim(); ++d) {
     const bool fits = index.size(d) <= src.size(d) && (d == dim || index.size(d) <= self.size(d));
     check(fits, "Expected index {} to be no larger than self {} apart from dimension {} and to be no larger size than src {}",
-          shape_str(index.sizes()), shape_str(self.sizes()), dim, shape_str(src.sizes()));
+          shape_text(index.sizes()), shape_text(self.sizes()), dim, shape_text(src.sizes()));
   }
 }
 

@@ -76,7 +76,7 @@ Tensor stack(std::span<const Tensor> tensors, int64_t dim) {
   for (size_t i = 1; i < tensors.size(); ++i)
     check(tensors[i].sizes() == tensors[0].sizes(),
           "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}",
-          shape_str(tensors[0].sizes()), shape_str(tensors[i].sizes()), i);
+          shape_text(tensors[0].sizes()), shape_text(tensors[i].sizes()), i);
   OpRecord<Op::Stack> rec(tensors);  // StackBackward0: grad.unbind(dim)
   if (rec.active()) rec.saved().dim = dim;
   std::vector<Tensor> unsqueezed;

@@ -33,13 +33,13 @@ void nll_loss_check(const Tensor& self, const Tensor& target, const Tensor& weig
                       target.size(0));
   if (self.dim() != 1) {
     check<IndexError>(target.dim() > 0, "dimension specified as 0 but tensor has no dimensions");
-    check(self.size(0) == target.size(0), "size mismatch (got input: {}, target: {})", shape_str(self.sizes()),
-          shape_str(target.sizes()));
+    check(self.size(0) == target.size(0), "size mismatch (got input: {}, target: {})", shape_text(self.sizes()),
+          shape_text(target.sizes()));
   }
   const int64_t n_classes = self.size(-1);
   check(!weight.defined() || (weight.dim() == 1 && weight.numel() == n_classes),
         "weight tensor should be defined either for all {} classes or no classes but got weight tensor of shape: {}",
-        n_classes, shape_str(weight.defined() ? weight.sizes() : Shape{}));
+        n_classes, shape_text(weight.defined() ? weight.sizes() : Shape{}));
 }
 
 /// data_ptr<scalar_t>()'s dtype check on the weight.
@@ -134,7 +134,7 @@ Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Te
   check(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
   check(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
   check((self.dim() == 1 && target.dim() == 0) || (target.dim() > 0 && self.size(0) == target.size(0)),
-        "size mismatch (got input: {}, target: {})", shape_str(self.sizes()), shape_str(target.sizes()));
+        "size mismatch (got input: {}, target: {})", shape_text(self.sizes()), shape_text(target.sizes()));
   const Reduction r = to_reduction(reduction);
   check_same_dtype(weight_, self.dtype());
   const Tensor weight = weight_.defined() ? contiguous(weight_) : weight_;
@@ -157,8 +157,8 @@ Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const Tensor& weigh
   Shape out_size{self.size(0)};
   for (int64_t i = 2; i < self.dim(); ++i) out_size.push_back(self.size(i));
   const Shape tail(target.sizes().begin() + std::min<int64_t>(1, target.dim()), target.sizes().end());
-  check(tail == Shape(out_size.begin() + 1, out_size.end()), "Expected target size {}, got {}", shape_str(out_size),
-        shape_str(target.sizes()));
+  check(tail == Shape(out_size.begin() + 1, out_size.end()), "Expected target size {}, got {}", shape_text(out_size),
+        shape_text(target.sizes()));
   throw NotImplementedError("nll_loss2d (input with more than 2 dimensions) is not implemented in densecore yet");
 }
 

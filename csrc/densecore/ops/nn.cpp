@@ -48,28 +48,26 @@ void embedding_accumulate(T* gw, const T* g, const Tensor& idx, int64_t numel, i
   });
 }
 
-std::string shape_list(std::span<const int64_t> s) { return shape_str(s); }
-
 /// _check_layer_norm_inputs (layer_norm.cpp): returns (M, N).
 std::pair<int64_t, int64_t> check_layer_norm_inputs(const Tensor& input, std::span<const int64_t> shape,
                                                     const Tensor& weight, const Tensor& bias) {
   const int64_t nd = int64_t(shape.size());
   check(nd >= 1, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-        "element, but got normalized_shape = {}", shape_list(shape));
+        "element, but got normalized_shape = {}", shape_text(shape));
   auto same = [&](const Tensor& t) {
     return std::equal(t.sizes().begin(), t.sizes().end(), shape.begin(), shape.end());
   };
   check(!weight.defined() || same(weight), "Expected weight to be of same shape as normalized_shape, but got "
-        "weight of shape {} and normalized_shape = {}", weight.defined() ? shape_str(weight.sizes()) : "", shape_list(shape));
+        "weight of shape {} and normalized_shape = {}", weight.defined() ? shape_text(weight.sizes()) : ShapeText{}, shape_text(shape));
   check(!bias.defined() || same(bias), "Expected bias to be of same shape as normalized_shape, but got "
-        "bias of shape {} and normalized_shape = {}", bias.defined() ? shape_str(bias.sizes()) : "", shape_list(shape));
+        "bias of shape {} and normalized_shape = {}", bias.defined() ? shape_text(bias.sizes()) : ShapeText{}, shape_text(shape));
   const int64_t in = input.dim();
   bool ok = in >= nd && std::equal(input.sizes().end() - nd, input.sizes().end(), shape.begin(), shape.end());
   if (!ok) {
     std::ostringstream ss;
-    ss << "Given normalized_shape=" << shape_list(shape) << ", expected input with shape [*";
+    ss << "Given normalized_shape=" << shape_text(shape) << ", expected input with shape [*";
     for (int64_t s : shape) ss << ", " << s;
-    ss << "], but got input of size" << shape_str(input.sizes());
+    ss << "], but got input of size" << shape_text(input.sizes());
     throw Error(ss.str());
   }
   const int64_t axis = in - nd;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <ostream>
 #include <type_traits>
 
 #include "densecore/autograd/function.h"
@@ -50,8 +51,8 @@ Layout layout_of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_of
 
 Tensor make_view(const Tensor& t, const Layout& l) { return t.as_strided_view(l.sizes, l.strides, l.offset); }
 
-std::string type_and_sizes_str(const Tensor& t) {
-  return format("torch.{}Tensor{{}}", scalar_type_name(t.dtype()), shape_str(t.sizes()));
+std::ostream& operator<<(std::ostream& os, const TypeAndSizes& t) {
+  return os << "torch." << scalar_type_name(t.dtype) << "Tensor{" << shape_text(t.sizes) << "}";
 }
 
 // ---------------------------------------------------------------- layouts
@@ -65,19 +66,19 @@ Shape infer_size(std::span<const int64_t> shape, int64_t numel) {
       infer_dim = d;
     } else {
       check(shape[d] >= 0, "invalid shape dimension {} at index {} of shape {}", shape[d], d,
-            shape_str(shape));
+            shape_text(shape));
       known = int64_t(uint64_t(known) * uint64_t(shape[d]));  // wraps as torch's does; numel is checked on the view
     }
   }
   Shape out(shape.begin(), shape.end());
   // -1 can only be inferred when the known dims divide numel (and are not zero).
   const bool ok = numel == known || (infer_dim && known > 0 && numel % known == 0);
-  check(ok, "shape '{}' is invalid for input of size {}", shape_str(shape), numel);
+  check(ok, "shape '{}' is invalid for input of size {}", shape_text(shape), numel);
   if (infer_dim) {
     check(known != 0,
           "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension "
           "size -1 can be any value and is ambiguous",
-          shape_str(shape));
+          shape_text(shape));
     out[*infer_dim] = numel / known;
   }
   return out;
@@ -161,13 +162,13 @@ Layout permute_layout(const Layout& l, std::span<const int64_t> dims) {
   return out;
 }
 
-Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, const std::string& type_str) {
+Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, DType dtype) {
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t tensor_dim = ndim_of(l);
   check(ndim >= tensor_dim,
         "expand({}, size={}): the number of sizes provided ({}) must be greater or equal to the "
         "number of dimensions in the tensor ({})",
-        type_str, shape_str(sizes), ndim, tensor_dim);
+        TypeAndSizes{dtype, l.sizes}, shape_text(sizes), ndim, tensor_dim);
   Layout out{Shape(ndim), Strides(ndim), l.offset};
   // Walk from the last dim; new leading dims get stride 0 (torch's inferExpandGeometry).
   for (int64_t i = ndim - 1; i >= 0; --i) {
@@ -187,7 +188,7 @@ Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, const std:
       check(size == 1,
             "The expanded size of the tensor ({}) must match the existing size ({}) at "
             "non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}",
-            target, size, i, shape_str(sizes), shape_str(l.sizes));
+            target, size, i, shape_text(sizes), shape_text(l.sizes));
       out.sizes[i] = target;
       out.strides[i] = 0;
     } else {
@@ -276,7 +277,7 @@ Layout select_layout(const Layout& l, int64_t dim, int64_t index) {
   const int64_t size = l.sizes[dim];
   check<IndexError>(index >= -size && index < size,
                     "select(): index {} out of range for tensor of size {} at dimension {}", index,
-                    shape_str(l.sizes), dim);
+                    shape_text(l.sizes), dim);
   if (index < 0) index += size;
   Layout out = l;
   out.offset += index * l.strides[dim];
@@ -287,7 +288,7 @@ Layout select_layout(const Layout& l, int64_t dim, int64_t index) {
 
 Layout movedim_layout(const Layout& l, std::span<const int64_t> src, std::span<const int64_t> dst) {
   const int64_t n = ndim_of(l);
-  const auto dims_str = [](std::span<const int64_t> v) { return shape_str(v); };
+  const auto dims_str = [](std::span<const int64_t> v) { return shape_text(v); };
   check(src.size() == dst.size(),
         "movedim: Invalid source or destination dims: source ({} dims) should contain the same "
         "number of dims as destination ({} dims)",
@@ -419,7 +420,7 @@ Tensor permute(const Tensor& t, std::span<const int64_t> dims) {
 }
 
 Tensor expand(const Tensor& t, std::span<const int64_t> sizes) {
-  return recorded_view<Op::Expand>(t, expand_layout(layout_of(t), sizes, type_and_sizes_str(t)));
+  return recorded_view<Op::Expand>(t, expand_layout(layout_of(t), sizes, t.dtype()));
 }
 
 Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
@@ -465,7 +466,7 @@ Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes) {
   check(!sizes.empty(), "unflatten: sizes must be non-empty");
   const auto sizes_error = [&] {
     return Error(format("unflatten: Provided sizes {} don't multiply up to the size of dim {} ({}) in the input tensor",
-                        shape_str(sizes), dim, t.size(dim)));
+                        shape_text(sizes), dim, t.size(dim)));
   };
   Shape inferred;
   try {
@@ -570,7 +571,7 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> s
   int64_t start = 0;
   for (int64_t s : sizes)
     check(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got "
-                  "split_sizes={}", shape_str(sizes));
+                  "split_sizes={}", shape_text(sizes));
   // Summed as torch's loop sums them, wrapping on overflow (unsigned here, so that it is defined): huge
   // sizes that wrap around fail the same check with the same message.
   uint64_t total = 0;
@@ -578,7 +579,7 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> s
   check(static_cast<int64_t>(total) == size,
         "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension "
         "{}), but got split_sizes={}",
-        size, dim, shape_str(sizes));
+        size, dim, shape_text(sizes));
   std::vector<Tensor> out;
   {
     GradModeGuard no_grad(false);
@@ -617,7 +618,7 @@ Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<con
   check(sizes.size() == strides.size(), "mismatch in length of strides and shape");
   for (int64_t s : strides)
     check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: {}",
-          shape_str(strides));
+          shape_text(strides));
   const int64_t off = offset.value_or(t.storage_offset());
   check(off >= 0, "Tensor: invalid storage offset {}", off);
   check_size_nonnegative(sizes);

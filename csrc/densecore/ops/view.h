@@ -22,8 +22,14 @@ struct Layout {
 Layout layout_of(const Tensor& t);
 /// A view of `t` with layout `l` (same storage, dtype and version counter).
 Tensor make_view(const Tensor& t, const Layout& l);
-/// "torch.FloatTensor{[2, 3]}" as torch's messages print a tensor's type and sizes.
-std::string type_and_sizes_str(const Tensor& t);
+/// "torch.FloatTensor{[2, 3]}" as torch's messages print a tensor's type and sizes, written only when a
+/// message is made (as ShapeText, core/layout.h). Use it inside the check that prints it.
+struct TypeAndSizes {
+  DType dtype;
+  std::span<const int64_t> sizes;
+};
+std::ostream& operator<<(std::ostream& os, const TypeAndSizes& t);
+inline TypeAndSizes type_and_sizes(const Tensor& t) { return {t.dtype(), t.sizes()}; }
 
 // ---- pure layout functions (torch's geometry helpers) ----
 
@@ -35,8 +41,8 @@ std::optional<Strides> compute_stride(std::span<const int64_t> sizes, std::span<
 Layout view_layout(const Layout& l, std::span<const int64_t> shape);
 Layout transpose_layout(const Layout& l, int64_t dim0, int64_t dim1);
 Layout permute_layout(const Layout& l, std::span<const int64_t> dims);
-/// at::inferExpandGeometry; `type_str` names the tensor in the "number of sizes" message.
-Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, const std::string& type_str);
+/// at::inferExpandGeometry; `dtype` names the tensor in the "number of sizes" message.
+Layout expand_layout(const Layout& l, std::span<const int64_t> sizes, DType dtype);
 Layout squeeze_layout(const Layout& l);  // every size-1 dim
 Layout squeeze_layout(const Layout& l, std::span<const int64_t> dims);
 Layout unsqueeze_layout(const Layout& l, int64_t dim);

@@ -61,11 +61,11 @@ TEST(ViewLayout, TransposeAndPermute) {
 TEST(ViewLayout, ExpandAddsZeroStrides) {
   const dc::Layout l{{3, 1}, {1, 1}, 0};
   const int64_t sizes[] = {2, -1, 4};
-  EXPECT_EQ(dc::expand_layout(l, sizes, "t"), (dc::Layout{{2, 3, 4}, {0, 1, 0}, 0}));
+  EXPECT_EQ(dc::expand_layout(l, sizes, dc::DType::Float32), (dc::Layout{{2, 3, 4}, {0, 1, 0}, 0}));
   const int64_t lead[] = {-1, 3, 1};
-  EXPECT_THROW(dc::expand_layout(l, lead, "t"), dc::Error);
+  EXPECT_THROW(dc::expand_layout(l, lead, dc::DType::Float32), dc::Error);
   const int64_t mismatch[] = {4, 1};
-  EXPECT_THROW(dc::expand_layout(l, mismatch, "t"), dc::Error);
+  EXPECT_THROW(dc::expand_layout(l, mismatch, dc::DType::Float32), dc::Error);
 }
 
 TEST(ViewLayout, SqueezeAndUnsqueeze) {

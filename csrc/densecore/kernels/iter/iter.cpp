@@ -135,7 +135,7 @@ void TensorIter::mark_resize_outputs(const IterConfig& config) {
       continue;
     }
     throw Error(dc::format("output with shape {} doesn't match the broadcast shape {}",
-                           shape_str(op.tensor.sizes()), shape_str(shape_)));
+                           shape_text(op.tensor.sizes()), shape_text(shape_)));
   }
 }
 
