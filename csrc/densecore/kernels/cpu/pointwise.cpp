@@ -30,27 +30,18 @@ inline T lerp_scalar(T self, T end, T w) {
   return fmadd_contracted(-diff, T(1) - w, end);
 }
 
-/// LerpKernel.cpp lerp_vec: mask = |w| < 0.5; coeff = mask ? w : w - 1; base = mask ? start : end;
-/// vec::fmadd(coeff, end - start, base) (an explicit FMA on AVX2/AVX-512, two roundings on DEFAULT).
-template <class T>
-inline T lerp_vec_lane(T start, T end, T w) {
-  const bool small = std::abs(w) < T(0.5);
-  const T coeff = small ? w : w - T(1);
-  const T base = small ? start : end;
-#if defined(DC_VEC_X86)
-  return std::fma(coeff, end - start, base);
-#else
-  return coeff * (end - start) + base;
-#endif
-}
-
 void lerp_scalar_kernel(TensorIter& iter, const Scalar& weight) {
   dispatch_dtype(iter.common_dtype(), [&]<class T>() {
     if constexpr (std::is_floating_point_v<T>) {
       const T w = scalar_to<T>(weight);
+      // LerpKernel.cpp lerp_vec: mask = |w| < 0.5; coeff = mask ? w : w - 1; base = mask ? start : end;
+      // vec::fmadd(coeff, end - start, base) (an explicit FMA on AVX2/AVX-512, two roundings on DEFAULT).
+      // A scalar weight's mask is the same in every lane, so it is decided once.
+      const bool small = std::abs(w) < T(0.5);
+      const Vec<T> coeff(small ? w : w - T(1));
       cpu_kernel_vec(
           iter, [=](T s, T e) -> T { return lerp_scalar(s, e, w); },
-          [=](Vec<T> s, Vec<T> e) { return Vec<T>::zip(s, e, [=](T x, T y) { return lerp_vec_lane(x, y, w); }); });
+          [=](Vec<T> s, Vec<T> e) { return vec::fmadd(coeff, e - s, small ? s : e); });
     } else {
       throw NotImplementedError(
           dc::format("\"lerp_kernel_scalar\" not implemented for '{}' in densecore yet", scalar_type_name(iter.common_dtype())));
@@ -66,11 +57,9 @@ void addcmul_kernel(TensorIter& iter, const Scalar& value) {
     if constexpr (std::is_floating_point_v<T>) {
       const T v = scalar_to<T>(value);
       auto op = [=](T s, T a, T b) -> T { return fmadd_contracted(v * a, b, s); };
-      cpu_kernel_vec(iter, op, [=](Vec<T> s, Vec<T> a, Vec<T> b) {
-        Vec<T> r;
-        for (int i = 0; i < Vec<T>::size(); ++i) r.v[i] = fmadd_contracted(v * a.v[i], b.v[i], s.v[i]);
-        return r;
-      });
+      const Vec<T> vv(v);
+      // fmadd_contracted(v * a, b, s) per lane, as whole vectors (vec::fmadd: one rounding where it does).
+      cpu_kernel_vec(iter, op, [=](Vec<T> s, Vec<T> a, Vec<T> b) { return vec::fmadd(vv * a, b, s); });
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       const T v = scalar_to<T>(value);
       cpu_kernel(iter, [=](T s, T a, T b) -> T { return vec::wrap_add(s, vec::wrap_mul(vec::wrap_mul(v, a), b)); });
