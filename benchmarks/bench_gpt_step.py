@@ -15,23 +15,13 @@ import statistics
 import subprocess
 import sys
 
+from harness import CHILD_PREAMBLE
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARMUP = 5
 
-CHILD = r"""
-import importlib.util, pickle, sys, time
-lib, gpt_path, text_path, steps, dropout = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
-if lib == "torch":
-    import torch
-    raw = lambda t: t.detach().reshape(-1).contiguous().view(torch.uint8).numpy().tobytes()
-else:
-    import densecore as torch
-    raw = lambda t: t.detach()._raw_bytes()
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+CHILD = CHILD_PREAMBLE + r"""
+gpt_path, text_path, steps, dropout = sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 gpt = load("_demo_gpt", gpt_path)
 text = load("_demo_text", text_path).corpus_text()
 stamps = []

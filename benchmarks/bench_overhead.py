@@ -14,6 +14,8 @@ import statistics
 import subprocess
 import sys
 
+from harness import cpu_name
+
 # name -> (setup, statement); `torch` is the library under test.
 OPS = {
     "x + y": ("x = torch.ones(3); y = torch.ones(3)", "x + y"),
@@ -68,14 +70,6 @@ def run(lib, ops, number):
     proc = subprocess.run([sys.executable, "-c", CHILD, lib, str(number)], input=pickle.dumps(ops),
                           capture_output=True, env=env, check=True)
     return pickle.loads(proc.stdout)
-
-
-def cpu_name():
-    with open("/proc/cpuinfo") as f:
-        info = f.read()
-    name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")), "?")
-    flags = set(next((line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), []))
-    return f"{name}, {'AVX-512' if 'avx512f' in flags else 'AVX2' if 'avx2' in flags else 'no AVX2'}, {os.cpu_count()} cores"
 
 
 def main():

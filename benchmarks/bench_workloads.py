@@ -22,16 +22,14 @@ import statistics
 import subprocess
 import sys
 
-from bench_overhead import cpu_name
+from harness import CHILD_PREAMBLE, cpu_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-MLP = """
-model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 32))
-opt = OPTIMIZERS[OPT](model.parameters())
-x, y = torch.randn(BATCH, 64), torch.randn(BATCH, 32)
+# One training step of a program's model on its loss_of_batch(); its bits are the loss, then the weights.
+TRAIN = """
 def iteration():
-    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss = loss_of_batch()
     opt.zero_grad(set_to_none=True)
     loss.backward()
     opt.step()
@@ -39,24 +37,26 @@ def iteration():
 def final_bits():
     return [raw(p) for p in model.parameters()]
 """
+
+MLP = """
+model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 32))
+opt = OPTIMIZERS[OPT](model.parameters())
+x, y = torch.randn(BATCH, 64), torch.randn(BATCH, 32)
+def loss_of_batch():
+    return torch.nn.functional.mse_loss(model(x), y)
+""" + TRAIN
 
 GPT = """
 gpt = load("_demo_gpt", os.path.join(PKG, "_demo_gpt.py"))
 model = gpt.build_model(torch, 65, 64, n_layer=2, n_head=4, n_embd=64, dropout=0.0)
 opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 data = torch.randint(65, (4096,))
-def iteration():
+def loss_of_batch():
     ix = torch.randint(4096 - 65, (16,))
     xb = torch.stack([data[i:i + 64] for i in ix])
     yb = torch.stack([data[i + 1:i + 65] for i in ix])
-    _, loss = model(xb, yb)
-    opt.zero_grad(set_to_none=True)
-    loss.backward()
-    opt.step()
-    return loss
-def final_bits():
-    return [raw(p) for p in model.parameters()]
-"""
+    return model(xb, yb)[1]
+""" + TRAIN
 
 GENERATE = """
 gpt = load("_demo_gpt", os.path.join(PKG, "_demo_gpt.py"))
@@ -94,21 +94,9 @@ def workloads():
     return out
 
 
-CHILD = r"""
-import importlib.util, os, pickle, statistics, sys, time
-lib, PKG = sys.argv[1], sys.argv[2]
+CHILD = CHILD_PREAMBLE + r"""
+PKG = sys.argv[2]
 program, warmup, iters = pickle.loads(sys.stdin.buffer.read())
-if lib == "torch":
-    import torch
-    raw = lambda t: t.detach().reshape(-1).contiguous().view(torch.uint8).numpy().tobytes()
-else:
-    import densecore as torch
-    raw = lambda t: t.detach()._raw_bytes()
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 torch.manual_seed(0)
 scope = dict(globals())
 exec(program, scope)

@@ -309,49 +309,41 @@ inline Vec<T> minimum(const Vec<T>& a, const Vec<T>& b) {
 // out (inline asm fixes the operand order; one instruction, as torch's), other lane types run a lane
 // loop. DEFAULT builds emulate vectors with scalar C++ and have no such rule. A swapped operand order
 // makes 87 of test_softmax.py's cases differ from torch (checked by mutation).
-#if defined(DC_VEC_X86)
-#define DC_ORDERED_NATIVE(ps, pd)                                                                     \
-  if constexpr (std::is_same_v<T, float>) asm(ps " %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v)); \
-  else asm(pd " %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v));
-template <class T, class Op>
-inline Vec<T> ordered_lanes(const Vec<T>& a, const Vec<T>& b, Op op) {
-  return Vec<T>::raw_zip(a, b, [op](T x, T y) {
-    T r = op(x, y);
-    if (y != y) r = y + y;
-    if (x != x) r = x + x;  // a NaN plus itself: that NaN, quieted
-    return r;
-  });
-}
-#endif
-template <class T>
-inline Vec<T> add_ordered(const Vec<T>& a, const Vec<T>& b) {
+enum class OrderedOp { Add, Mul };
+template <OrderedOp op, class T>
+inline Vec<T> ordered(const Vec<T>& a, const Vec<T>& b) {
+  constexpr bool add = op == OrderedOp::Add;
 #if defined(DC_VEC_X86)
   if constexpr (is_native_v<T>) {
-    Vec<T> r;
-    DC_ORDERED_NATIVE("vaddps", "vaddpd")
+    Vec<T> r;  // AT&T order: "vaddps b, a, r" is r = a + b with a the first source operand
+    if constexpr (std::is_same_v<T, float>) {
+      if constexpr (add) asm("vaddps %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v));
+      else asm("vmulps %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v));
+    } else {
+      if constexpr (add) asm("vaddpd %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v));
+      else asm("vmulpd %2, %1, %0" : "=v"(r.v) : "v"(a.v), "v"(b.v));
+    }
     return r;
   } else {
-    return ordered_lanes(a, b, [](T x, T y) { return x + y; });
+    return Vec<T>::raw_zip(a, b, [](T x, T y) {
+      T r = add ? x + y : x * y;
+      if (y != y) r = y + y;
+      if (x != x) r = x + x;  // a NaN plus itself: that NaN, quieted
+      return r;
+    });
   }
 #else
-  return a + b;
+  return add ? a + b : a * b;
 #endif
+}
+template <class T>
+inline Vec<T> add_ordered(const Vec<T>& a, const Vec<T>& b) {
+  return ordered<OrderedOp::Add>(a, b);
 }
 template <class T>
 inline Vec<T> mul_ordered(const Vec<T>& a, const Vec<T>& b) {
-#if defined(DC_VEC_X86)
-  if constexpr (is_native_v<T>) {
-    Vec<T> r;
-    DC_ORDERED_NATIVE("vmulps", "vmulpd")
-    return r;
-  } else {
-    return ordered_lanes(a, b, [](T x, T y) { return x * y; });
-  }
-#else
-  return a * b;
-#endif
+  return ordered<OrderedOp::Mul>(a, b);
 }
-#undef DC_ORDERED_NATIVE
 
 /// vec::clamp_min(a, min) / clamp_max(a, max) / clamp(a, min, max): x86 max_ps(min, a) =
 /// min > a ? min : a; DEFAULT a < min ? min : a. Both keep a NaN `a`; they differ only for a NaN
