@@ -168,10 +168,10 @@ def read_row(raw: dict) -> Row:
 
 
 def save_guard(r: Row, name: str) -> int | None:
-    """torch's guard_for (tools/autograd/gen_variable_type.py): a tensor that only one of several inputs'
-    derivatives reads is saved only when that input will get a gradient. Returns that input's edge."""
-    is_tensor = name == "result" or next(a for a in r.args if a.name == name).is_tensor
-    if "backward" in r.name or len(r.derivative) <= 1 or not is_tensor:
+    """torch's guard_for (tools/autograd/gen_variable_type.py): a tensor input that only one of several inputs'
+    derivatives reads is saved only when that input will get a gradient. Returns that input's edge. torch
+    applies it to saved inputs only; a saved result is never guarded."""
+    if "backward" in r.name or len(r.derivative) <= 1 or not next(a for a in r.args if a.name == name).is_tensor:
         return None
     used_in = [inp for inp, expr in r.derivative.items() if name in identifiers(expr)]
     if len(used_in) != 1:
@@ -304,9 +304,7 @@ def gen_op_body(r: Row) -> str:
     else:
         lines.append(f"  Tensor result_ = impl::{r.name}({', '.join(a.name for a in r.args)});\n")
     if "result" in r.saves:
-        guard = save_guard(r, "result")
-        cond = "rec.active()" + ("" if guard is None else f" && rec.should_compute_output({guard})")
-        lines.append(f"  if ({cond}) rec.saved().result = saved_output(result_);\n")
+        lines.append("  if (rec.active()) rec.saved().result = saved_output(result_);\n")
     lines.append("  return rec.finish(result_);\n}\n\n")
     return "".join(lines)
 
