@@ -10,12 +10,10 @@ step's loss and the final weights); then the per-step wall times after WARMUP st
 """
 import argparse
 import os
-import pickle
 import statistics
-import subprocess
 import sys
 
-from harness import CHILD_PREAMBLE
+from harness import CHILD_PREAMBLE, run_child
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARMUP = 5
@@ -34,15 +32,8 @@ sys.stdout.buffer.write(pickle.dumps({"bits": (out["loss"], out["weights"]), "st
 
 def run(lib, args):
     pkg = os.path.join(ROOT, "python", "densecore")
-    env = dict(os.environ)
-    if args.threads:
-        env["OMP_NUM_THREADS"] = str(args.threads)
-    cmd = [sys.executable, "-c", CHILD, lib, os.path.join(pkg, "_demo_gpt.py"), os.path.join(pkg, "_demo_text.py"),
-           str(args.steps), str(args.dropout)]
-    proc = subprocess.run(cmd, capture_output=True, env=env)
-    if proc.returncode != 0:
-        sys.exit(f"{lib} child failed:\n{proc.stderr.decode()[-3000:]}")
-    return pickle.loads(proc.stdout)
+    return run_child(CHILD, lib, [os.path.join(pkg, "_demo_gpt.py"), os.path.join(pkg, "_demo_text.py"), args.steps,
+                                  args.dropout], threads=args.threads)
 
 
 def main():

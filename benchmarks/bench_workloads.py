@@ -19,10 +19,9 @@ import argparse
 import os
 import pickle
 import statistics
-import subprocess
 import sys
 
-from harness import CHILD_PREAMBLE, cpu_name
+from harness import CHILD_PREAMBLE, cpu_name, run_child
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -113,12 +112,8 @@ sys.stdout.buffer.write(pickle.dumps({"bits": bits, "time": statistics.median(ti
 
 
 def run(lib, program, threads, warmup, iters):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    proc = subprocess.run([sys.executable, "-c", CHILD, lib, os.path.join(ROOT, "python", "densecore")],
-                          input=pickle.dumps((program, warmup, iters)), capture_output=True, env=env)
-    if proc.returncode != 0:
-        sys.exit(f"{lib} child failed:\n{proc.stderr.decode()[-3000:]}")
-    return pickle.loads(proc.stdout)
+    return run_child(CHILD, lib, [os.path.join(ROOT, "python", "densecore")],
+                     stdin=pickle.dumps((program, warmup, iters)), threads=threads)
 
 
 def main():
