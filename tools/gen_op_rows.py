@@ -39,6 +39,7 @@ class Arg:
     type: str  # Tensor, Scalar, int[], bool
     name: str
     default: str | None
+    kw_only: bool = False  # after the schema's `*`: keyword-only in Python
 
     @property
     def is_tensor(self) -> bool:
@@ -79,6 +80,8 @@ class Row:
     dispatch_name: str
     iter_inputs: list[str]
     checks: list[str]
+    aliases: list[str] = field(default_factory=list)
+    numbers_as_tensors: bool = False
     saves: list[str] = field(default_factory=list)
 
     @property
@@ -109,12 +112,15 @@ def parse_func(func: str) -> tuple[str, list[Arg]]:
     m = re.fullmatch(r"(\w+)\((.*)\) -> Tensor", func)
     if not m:
         raise RowError(f"func must read 'name(args) -> Tensor': {func!r}")
-    args = []
+    args, kw_only = [], False
     for text in filter(None, (t.strip() for t in m.group(2).split(","))):
+        if text == "*":
+            kw_only = True
+            continue
         a = ARG_RE.match(text)
         if not a:
             raise RowError(f"{m.group(1)}: cannot read argument {text!r}")
-        args.append(Arg("int[]" if a.group(1).startswith("int") else a.group(1), a.group(2), a.group(3)))
+        args.append(Arg("int[]" if a.group(1).startswith("int") else a.group(1), a.group(2), a.group(3), kw_only))
     return m.group(1), args
 
 
@@ -123,15 +129,15 @@ def identifiers(expr: str) -> set[str]:
 
 
 def read_row(raw: dict) -> Row:
-    known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "checks", "python", "node",
-             "derivative"}
+    known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "checks", "python", "aliases",
+             "numbers_as_tensors", "node", "derivative"}
     name, args = parse_func(raw.get("func", ""))
     if set(raw) - known:
         raise RowError(f"{name}: unknown fields {sorted(set(raw) - known)}")
     row = Row(name, args, raw.get("front", ""), raw.get("dtype_rule"), raw.get("dtypes"),
               list(raw.get("python", [])), raw.get("node"), dict(raw.get("derivative", {})),
               raw.get("dispatch_name", name + "_cpu"), list(raw.get("iter_inputs", [])),
-              list(raw.get("checks", [])))
+              list(raw.get("checks", [])), list(raw.get("aliases", [])), bool(raw.get("numbers_as_tensors", False)))
     if row.front not in FRONTS:
         raise RowError(f"{name}: front must be one of {FRONTS}")
     if row.front == "binary":
@@ -153,6 +159,8 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: iter_inputs is for binary rows")
     if set(row.python) - set(PYTHON_FORMS):
         raise RowError(f"{name}: python forms are {PYTHON_FORMS}")
+    if row.aliases and not row.python:
+        raise RowError(f"{name}: aliases name Python forms; the row has none")
     if row.front == "composite" and ({"inplace", "out"} & set(row.python)):
         raise RowError(f"{name}: a composite row has no in-place or out= form")
     if row.front == "composite" and (row.dtype_rule or row.checks):
@@ -353,11 +361,13 @@ def python_name(r: Row, a: Arg, form: str) -> str:
     return "input" if form == "function" and a is r.args[0] and a.name == "self" else a.name
 
 
-def py_parse(a: Arg, fn: str, handle: str, name: str) -> str:
-    return {"Tensor": f'tensor_arg({handle}, "{fn}", "{name}")',
-            "Scalar": f'py_number::to_scalar({handle}, "{fn}", "{name}")',
-            "int[]": f'int_args::to_int_list({handle}, "{fn}", "{name}")',
-            "bool": f'bool_arg({handle}, "{fn}", "{name}")'}[a.type]
+def py_parse(r: Row, a: Arg, fn: str, handle: str, name: str, pos: int) -> str:
+    # torch's parser takes a Python number for these ops' tensors (should_allow_numbers_as_tensors), as a
+    # wrapped 0-dim tensor (which type promotion treats as a number).
+    tensor = "py_number::tensor_or_number_arg" if r.numbers_as_tensors else "tensor_arg"
+    tail = f'"{fn}", "{name}", {pos})'
+    return {"Tensor": f"{tensor}({handle}, {tail}", "Scalar": f"py_number::to_scalar({handle}, {tail}",
+            "int[]": f"int_args::to_int_list({handle}, {tail}", "bool": f"bool_arg({handle}, {tail}"}[a.type]
 
 
 def py_arg_spec(a: Arg, python_name: str) -> str:
@@ -365,17 +375,34 @@ def py_arg_spec(a: Arg, python_name: str) -> str:
     return spec + (f" = {a.py_default()}" if a.default is not None else "")
 
 
-def gen_binding_form(r: Row, form: str) -> str:
-    """One m.def / cls.def: every argument arrives as a handle and is parsed with torch's messages."""
-    fn = r.name if form != "inplace" else r.name + "_"
+def py_arg_specs(r: Row, args: list[Arg], form: str, with_out: bool) -> list[str]:
+    """nanobind's argument list: the schema's keyword-only marker where its `*` was (or before out=)."""
+    specs, kw_only = [], False
+    for a in args:
+        if a.kw_only and not kw_only:
+            specs.append("nb::kw_only()")
+            kw_only = True
+        specs.append(py_arg_spec(a, python_name(r, a, form)))
+    if with_out:
+        specs += ([] if kw_only else ["nb::kw_only()"]) + ['nb::arg("out") = nb::none()']
+    return specs
+
+
+def gen_binding_form(r: Row, form: str, py_name: str) -> str:
+    """One m.def / cls.def of torch.<py_name> (the row's name or an alias): every argument arrives as a handle
+    and is parsed with torch's messages."""
+    fn = py_name if form != "inplace" else py_name + "_"
     first, rest = r.args[0], r.args[1:]
     handles = [a.name for a in r.args]
     params = ", ".join(f"nb::handle {h}_h" for h in handles)
     lines = []
+    # torch names the position of an argument that can be given by position (self is not counted in a method).
+    shown = r.args if form == "function" else rest
     for a in r.args:
         if form != "function" and a is first:
             continue
-        conv = py_parse(a, fn, a.name + "_h", python_name(r, a, form))
+        pos = 0 if a.kw_only else shown.index(a) + 1
+        conv = py_parse(r, a, fn, a.name + "_h", python_name(r, a, form), pos)
         decl = "const Tensor&" if a.is_tensor else "const auto"
         lines.append(f"    {decl} {a.name} = {conv};\n")
     call_args = ", ".join(a.name for a in r.args)
@@ -389,13 +416,11 @@ def gen_binding_form(r: Row, form: str) -> str:
         else:
             extra = ", Tensor()" if r.has_out else ""
             body += f"    return nb::cast(dc::{r.name}({call_args}{extra}));\n"
-        specs = [py_arg_spec(a, python_name(r, a, form)) for a in r.args]
-        if "out" in r.python:
-            specs += ["nb::kw_only()", 'nb::arg("out") = nb::none()']
+        specs = py_arg_specs(r, r.args, form, "out" in r.python)
         return (f'  m.def("{fn}", []({params}{out_param}) -> nb::object {{\n{body}  }}, '
                 + ", ".join(specs) + ");\n")
     self_decl = f"    Tensor& {first.name} = nb::cast<Tensor&>({first.name}_h);\n"
-    specs = "".join(", " + py_arg_spec(a, a.name) for a in rest)
+    specs = "".join(", " + s for s in py_arg_specs(r, rest, form, False))
     if form == "method":
         extra = ", Tensor()" if r.has_out else ""
         body = self_decl + "".join(lines) + f"    return nb::cast(dc::{r.name}({call_args}{extra}));\n"
@@ -411,9 +436,10 @@ def gen_bindings(rows: list[Row]) -> str:
            '#include "densecore/generated/ops.h"\n\nusing dc::Tensor;\n\n',
            "void bind_rows(nb::module_& m, TensorClass& cls) {\n"]
     for r in rows:
-        for form in ("function", "method", "inplace"):
-            if form in r.python:
-                out.append(gen_binding_form(r, form))
+        for py_name in [r.name] + r.aliases:
+            for form in ("function", "method", "inplace"):
+                if form in r.python:
+                    out.append(gen_binding_form(r, form, py_name))
     out.append("}\n")
     return "".join(out)
 

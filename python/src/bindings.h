@@ -1,6 +1,8 @@
 // One bind_* function per area; module.cpp calls them in order.
 #pragma once
 
+#include <string>
+
 #include <nanobind/nanobind.h>
 
 #include "densecore/core/tensor.h"
@@ -9,12 +11,21 @@ namespace nb = nanobind;
 using TensorClass = nb::class_<dc::Tensor>;
 
 // ---- typed arguments: TypeError naming the function and argument, as torch's arg parser ----
+// `pos`, where given, is the argument's place in the Python signature (1-based, self not counted in a method):
+// torch names it for an argument given by position. 0 for a keyword-only argument.
+
+/// An argument as torch's parser names it in a message: 'other' (position 2), or 'alpha'.
+inline std::string arg_label(const char* arg, int pos) {
+  std::string label = std::string("'") + arg + "'";
+  return pos > 0 ? label + " (position " + std::to_string(pos) + ")" : label;
+}
 
 /// A Tensor argument.
-inline const dc::Tensor& tensor_arg(nb::handle h, const char* fn, const char* arg) {
+inline const dc::Tensor& tensor_arg(nb::handle h, const char* fn, const char* arg, int pos = 0) {
   dc::Tensor* t = nullptr;
   if (nb::try_cast<dc::Tensor*>(h, t) && t != nullptr) return *t;
-  PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Tensor, not %s", fn, arg, Py_TYPE(h.ptr())->tp_name);
+  PyErr_Format(PyExc_TypeError, "%s(): argument %s must be Tensor, not %s", fn, arg_label(arg, pos).c_str(),
+               Py_TYPE(h.ptr())->tp_name);
   throw nb::python_error();
 }
 /// A Tensor argument that may be None (an undefined Tensor then).
@@ -22,9 +33,10 @@ inline dc::Tensor opt_tensor_arg(nb::handle h, const char* fn, const char* arg) 
   return h.is_none() ? dc::Tensor() : tensor_arg(h, fn, arg);
 }
 /// A bool argument (torch takes only bool for these).
-inline bool bool_arg(nb::handle h, const char* fn, const char* arg) {
+inline bool bool_arg(nb::handle h, const char* fn, const char* arg, int pos = 0) {
   if (PyBool_Check(h.ptr())) return h.ptr() == Py_True;
-  PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be bool, not %s", fn, arg, Py_TYPE(h.ptr())->tp_name);
+  PyErr_Format(PyExc_TypeError, "%s(): argument %s must be bool, not %s", fn, arg_label(arg, pos).c_str(),
+               Py_TYPE(h.ptr())->tp_name);
   throw nb::python_error();
 }
 

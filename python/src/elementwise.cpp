@@ -1,6 +1,7 @@
-// Elementwise ops for Python: torch.add/sub/mul/div/..., Tensor methods and operators. Arguments
-// are parsed here in C++ (Python numbers become wrapped 0-dim tensors, as torch's arg parser does);
-// all logic lives in densecore/ops/elementwise.cpp.
+// Elementwise ops for Python: torch.div/floor_divide, the comparisons, where, clamp, their Tensor methods and
+// the operators (x + y, -x, ...). Arguments are parsed here in C++ (Python numbers become wrapped 0-dim
+// tensors, as torch's arg parser does); all logic lives in densecore/ops/elementwise.cpp. The Python forms
+// of add, sub, mul, maximum, minimum, neg and abs come from their op rows (csrc/op_rows.toml).
 #include <string>
 
 #include <nanobind/stl/string.h>
@@ -18,15 +19,6 @@ namespace {
 using dc::Scalar;
 using dc::Tensor;
 
-bool is_number(nb::handle h) { return py_number::is_number(h); }
-
-/// A Tensor argument that also accepts Python numbers; nullopt for anything else.
-std::optional<Tensor> try_operand(nb::handle h) {
-  if (nb::isinstance<Tensor>(h)) return nb::cast<Tensor>(h);
-  if (is_number(h)) return dc::wrapped_scalar_tensor(py_number::scalar(h));
-  return std::nullopt;
-}
-
 std::string py_type_name(nb::handle h) { return nb::cast<std::string>(nb::type_name(h.type())); }
 
 [[noreturn]] void not_a_tensor(nb::handle h, const char* fn, const char* arg, int pos) {
@@ -36,14 +28,8 @@ std::string py_type_name(nb::handle h) { return nb::cast<std::string>(nb::type_n
 }
 
 Tensor operand(nb::handle h, const char* fn, const char* arg, int pos) {
-  if (auto t = try_operand(h)) return *t;
+  if (auto t = py_number::try_tensor_or_number(h)) return *t;
   not_a_tensor(h, fn, arg, pos);
-}
-
-/// A Tensor argument that refuses Python numbers, with the message of torch's argument parser.
-Tensor tensor_arg(nb::handle h, const char* fn, const char* arg, int pos) {
-  if (!nb::isinstance<Tensor>(h)) not_a_tensor(h, fn, arg, pos);
-  return nb::cast<Tensor>(h);
 }
 
 Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
@@ -56,14 +42,6 @@ auto returning_out(F f) {
     return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out);
   };
 }
-template <class F>
-auto returning_out3(F f) {
-  return [f](nb::handle a, nb::handle b, nb::handle out) -> nb::object {
-    Tensor r = f(a, b, out);
-    return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out);
-  };
-}
-
 std::optional<Scalar> opt_scalar(nb::handle h, const char* fn, const char* arg) {
   if (h.is_none()) return std::nullopt;
   return py_number::to_scalar(h, fn, arg);
@@ -79,7 +57,7 @@ std::string rounding_mode(nb::handle h) {
 /// Tensor dunder: NotImplemented for operands torch would not take, so Python tries the other side.
 template <class F>
 nb::object dunder(const Tensor& self, nb::handle other, F f) {
-  auto o = try_operand(other);
+  auto o = py_number::try_tensor_or_number(other);
   if (!o) return nb::borrow(Py_NotImplemented);
   Tensor r;
   {
@@ -110,21 +88,6 @@ constexpr std::pair<const char*, dc::CompareOp> kCompares[] = {
 
 void bind_module_functions(nb::module_& m) {
   m.def("equal", &dc::equal, nb::arg("input"), nb::arg("other"));
-  auto add = [](nb::handle a, nb::handle b, nb::handle alpha, nb::handle out) {
-    return dc::add(operand(a, "add", "input", 1), operand(b, "add", "other", 2), py_number::to_scalar(alpha, "add", "alpha"), out_arg(out));
-  };
-  auto sub = [](nb::handle a, nb::handle b, nb::handle alpha, nb::handle out) {
-    return dc::sub(operand(a, "sub", "input", 1), operand(b, "sub", "other", 2), py_number::to_scalar(alpha, "sub", "alpha"), out_arg(out));
-  };
-  for (const char* name : {"add"})
-    m.def(name, returning_out(add), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, nb::arg("out") = nb::none());
-  for (const char* name : {"sub", "subtract"})
-    m.def(name, returning_out(sub), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, nb::arg("out") = nb::none());
-  auto mul = [](nb::handle a, nb::handle b, nb::handle out) {
-    return dc::mul(operand(a, "mul", "input", 1), operand(b, "mul", "other", 2), out_arg(out));
-  };
-  for (const char* name : {"mul", "multiply"})
-    m.def(name, returning_out3(mul), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   auto div = [](nb::handle a, nb::handle b, nb::handle mode, nb::handle out) {
     return dc::div(operand(a, "div", "input", 1), operand(b, "div", "other", 2), rounding_mode(mode), out_arg(out));
   };
@@ -144,24 +107,6 @@ void bind_module_functions(nb::module_& m) {
                                 out_arg(out));
       },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  m.def(
-      "maximum",
-      [](nb::handle a, nb::handle b, nb::handle out) {
-        return dc::maximum(tensor_arg(a, "maximum", "input", 1), tensor_arg(b, "maximum", "other", 2), out_arg(out));
-      },
-      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  m.def(
-      "minimum",
-      [](nb::handle a, nb::handle b, nb::handle out) {
-        return dc::minimum(tensor_arg(a, "minimum", "input", 1), tensor_arg(b, "minimum", "other", 2), out_arg(out));
-      },
-      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  for (const char* name : {"neg", "negative"})
-    m.def(name, [](const Tensor& a, nb::handle out) { return dc::neg(a, out_arg(out)); }, nb::arg("input"),
-          nb::kw_only(), nb::arg("out") = nb::none());
-  for (const char* name : {"abs", "absolute"})
-    m.def(name, [](const Tensor& a, nb::handle out) { return dc::abs(a, out_arg(out)); }, nb::arg("input"),
-          nb::kw_only(), nb::arg("out") = nb::none());
   for (const auto& [name, op] : kCompares) {
     const dc::CompareOp cop = op;
     const std::string fn = name;
@@ -232,20 +177,6 @@ void bind_operators(TensorClass& cls) {
 }
 
 void bind_methods(TensorClass& cls) {
-  cls.def("add", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::add(s, operand(o, "add", "other", 1), py_number::to_scalar(alpha, "add", "alpha")); },
-          nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
-  cls.def("add_", [](nb::handle s, nb::handle o, nb::handle alpha) {
-    return inplace(s, [&](Tensor& self) { dc::add(self, operand(o, "add_", "other", 1), py_number::to_scalar(alpha, "add", "alpha"), self); });
-  }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
-  cls.def("sub", [](const Tensor& s, nb::handle o, nb::handle alpha) { return dc::sub(s, operand(o, "sub", "other", 1), py_number::to_scalar(alpha, "sub", "alpha")); },
-          nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
-  cls.def("sub_", [](nb::handle s, nb::handle o, nb::handle alpha) {
-    return inplace(s, [&](Tensor& self) { dc::sub(self, operand(o, "sub_", "other", 1), py_number::to_scalar(alpha, "sub", "alpha"), self); });
-  }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1);
-  cls.def("mul", [](const Tensor& s, nb::handle o) { return dc::mul(s, operand(o, "mul", "other", 1)); }, nb::arg("other"));
-  cls.def("mul_", [](nb::handle s, nb::handle o) {
-    return inplace(s, [&](Tensor& self) { dc::mul(self, operand(o, "mul_", "other", 1), self); });
-  }, nb::arg("other"));
   cls.def("div", [](const Tensor& s, nb::handle o, nb::handle mode) { return dc::div(s, operand(o, "div", "other", 1), rounding_mode(mode)); },
           nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
   cls.def("div_", [](nb::handle s, nb::handle o, nb::handle mode) {
@@ -253,11 +184,6 @@ void bind_methods(TensorClass& cls) {
   }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
   cls.def("true_divide", [](const Tensor& s, nb::handle o) { return dc::div(s, operand(o, "true_divide", "other", 1)); }, nb::arg("other"));
   cls.def("floor_divide", [](const Tensor& s, nb::handle o) { return dc::floor_divide(s, operand(o, "floor_divide", "other", 1)); }, nb::arg("other"));
-  cls.def("neg", [](const Tensor& s) { return dc::neg(s); });
-  cls.def("negative", [](const Tensor& s) { return dc::neg(s); });
-  cls.def("neg_", [](nb::handle s) { return inplace(s, [](Tensor& self) { dc::neg(self, self); }); });
-  cls.def("abs", [](const Tensor& s) { return dc::abs(s); });
-  cls.def("abs_", [](nb::handle s) { return inplace(s, [](Tensor& self) { dc::abs(self, self); }); });
   for (const char* name : {"clamp", "clip"})
     cls.def(name, [](const Tensor& s, nb::handle min, nb::handle max) { return clamp_any(s, min, max, Tensor()); },
             nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
@@ -265,10 +191,6 @@ void bind_methods(TensorClass& cls) {
     cls.def(name, [](nb::handle s, nb::handle min, nb::handle max) {
       return inplace(s, [&](Tensor& self) { clamp_any(self, min, max, self); });
     }, nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
-  cls.def("maximum", [](const Tensor& s, nb::handle o) { return dc::maximum(s, tensor_arg(o, "maximum", "other", 1)); },
-          nb::arg("other"));
-  cls.def("minimum", [](const Tensor& s, nb::handle o) { return dc::minimum(s, tensor_arg(o, "minimum", "other", 1)); },
-          nb::arg("other"));
   for (const auto& [name, op] : kCompares) {
     const dc::CompareOp cop = op;
     const std::string fn = name;

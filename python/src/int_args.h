@@ -40,19 +40,19 @@ inline int64_t to_int(nb::handle h, const char* fn, const char* arg) {
 }
 
 /// A tuple/list/Size of ints, or one int (torch accepts `size=3` for an IntArrayRef).
-inline std::vector<int64_t> to_int_list(nb::handle h, const char* fn, const char* arg) {
+inline std::vector<int64_t> to_int_list(nb::handle h, const char* fn, const char* arg, int pos = 0) {
   std::vector<int64_t> out;
   int64_t v;
   if (try_int(h, v)) return {v};
   if (!PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr()))
-    throw dc::TypeError(dc::format("{}(): argument '{}' must be tuple of ints, not {}", fn, arg,
+    throw dc::TypeError(dc::format("{}(): argument {} must be tuple of ints, not {}", fn, arg_label(arg, pos),
                                    Py_TYPE(h.ptr())->tp_name));
   for (size_t i = 0, n = nb::len(h); i < n; ++i) {
     nb::object item = h[i];
     if (!try_int(item, v))
-      throw dc::TypeError(dc::format("{}(): argument '{}' must be tuple of ints, but found element of "
+      throw dc::TypeError(dc::format("{}(): argument {} must be tuple of ints, but found element of "
                                      "type {} at pos {}",
-                                     fn, arg, Py_TYPE(item.ptr())->tp_name, i));
+                                     fn, arg_label(arg, pos), Py_TYPE(item.ptr())->tp_name, i));
     out.push_back(v);
   }
   return out;

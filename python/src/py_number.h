@@ -9,6 +9,7 @@
 #include "bindings.h"
 #include "densecore/core/error.h"
 #include "densecore/core/scalar.h"
+#include "densecore/ops/elementwise.h"
 
 namespace py_number {
 
@@ -71,9 +72,27 @@ inline std::optional<dc::Scalar> try_scalar(nb::handle h) {
 }
 
 /// A Scalar argument: TypeError naming the function and argument when h is not a number.
-inline dc::Scalar to_scalar(nb::handle h, const char* fn, const char* arg) {
+inline dc::Scalar to_scalar(nb::handle h, const char* fn, const char* arg, int pos = 0) {
   if (auto s = try_scalar(h)) return *s;
-  throw dc::TypeError(dc::format("{}(): argument '{}' must be Number, not {}", fn, arg, Py_TYPE(h.ptr())->tp_name));
+  throw dc::TypeError(dc::format("{}(): argument {} must be Number, not {}", fn, arg_label(arg, pos),
+                                 Py_TYPE(h.ptr())->tp_name));
+}
+
+/// A Tensor argument of an op whose torch parser also takes a Python number for it
+/// (should_allow_numbers_as_tensors: add, sub, mul, div, the comparisons, where, ...): the number becomes a
+/// wrapped 0-dim tensor, which type promotion treats as a number. nullopt for anything else.
+inline std::optional<dc::Tensor> try_tensor_or_number(nb::handle h) {
+  dc::Tensor* t = nullptr;
+  if (nb::try_cast<dc::Tensor*>(h, t) && t != nullptr) return *t;
+  if (is_number(h)) return dc::wrapped_scalar_tensor(scalar(h));
+  return std::nullopt;
+}
+
+/// The same as an argument: TypeError naming the function and argument for anything else.
+inline dc::Tensor tensor_or_number_arg(nb::handle h, const char* fn, const char* arg, int pos = 0) {
+  if (auto t = try_tensor_or_number(h)) return *std::move(t);
+  throw dc::TypeError(dc::format("{}(): argument {} must be Tensor, not {}", fn, arg_label(arg, pos),
+                                 Py_TYPE(h.ptr())->tp_name));
 }
 
 /// An int used as an index or seed (THPUtils_unpackLong): ValueError "Overflow when unpacking long

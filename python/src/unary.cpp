@@ -30,18 +30,6 @@ Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 
 nb::object result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
 
-// relu; the unary math ops (sqrt, exp, ...) are rows of csrc/op_rows.toml, bound by the generated bind_rows.
-void bind_unary_ops(nb::module_& m, TensorClass& cls) {
-  m.def("relu", [](const Tensor& a, nb::handle out) { return result_or_out(dc::relu(a, out_arg(out)), out); },
-        nb::arg("input"), nb::kw_only(), nb::arg("out") = nb::none());
-  cls.def("relu", [](const Tensor& a) { return dc::relu(a, Tensor()); });
-  cls.def("relu_", [](nb::handle s) {
-    Tensor& self = nb::cast<Tensor&>(s);
-    dc::relu(self, self);
-    return nb::borrow(s);
-  });
-}
-
 /// torch.pow(tensor, number); a tensor exponent or a number base is not mirrored yet.
 Tensor pow_any(nb::handle base, nb::handle exponent, const Tensor& out) {
   if (!nb::isinstance<Tensor>(base) || nb::isinstance<Tensor>(exponent))
@@ -118,7 +106,6 @@ void bind_norm(nb::module_& m) {
 }  // namespace
 
 void bind_unary(nb::module_& m, TensorClass& cls) {
-  bind_unary_ops(m, cls);
   bind_pow(m, cls);
   bind_pointwise(m, cls);
   bind_norm(m);

@@ -79,6 +79,26 @@ def test_a_binary_row_saves_what_torch_saves_and_checks_in_aten_order(tmp_path):
     assert "BinaryDtype::Float" in body
 
 
+# Python forms: an alias gets every form of the row; the schema's `*` makes alpha keyword-only; numbers are
+# taken for the tensors; a positional argument's message names its position (self not counted in a method).
+FORMS = BINARY.replace('python = []', 'python = ["function", "method", "inplace", "out"]\naliases = ["divide"]\n'
+                       'numbers_as_tensors = true').replace("Tensor other, Scalar alpha", "Tensor other, *, Scalar alpha")
+
+
+def test_python_forms_follow_the_schema(tmp_path):
+    run, out = generate(tmp_path, FORMS)
+    assert run.returncode == 0, run.stderr
+    binding = (out / "binding/bind_rows.cpp").read_text()
+    for form in ('m.def("div"', 'm.def("divide"', 'cls.def("div"', 'cls.def("divide_"', 'cls.def("div_"'):
+        assert form in binding
+    assert 'py_number::tensor_or_number_arg(other_h, "divide", "other", 2)' in binding
+    assert 'py_number::tensor_or_number_arg(other_h, "div_", "other", 1)' in binding
+    assert 'py_number::to_scalar(alpha_h, "div", "alpha", 0)' in binding  # keyword-only: no position
+    assert ('nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, nb::arg("out") = nb::none()'
+            in binding), "one kw_only marker, where the schema's * is"
+    assert " tensor_arg(" not in binding, "every tensor argument takes numbers"
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -97,6 +117,7 @@ BAD = {
     "composite-with-checks": (
         GOOD.replace('"unary"', '"composite"').replace('dtype_rule = "same"\n', 'checks = ["f(self)"]\n'),
         "no dtype_rule or checks"),
+    "aliases-without-python-forms": (GOOD.replace('["function"]', '[]\naliases = ["fractional"]'), "aliases name Python"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

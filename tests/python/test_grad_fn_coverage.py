@@ -44,7 +44,8 @@ KNOWN_REFUSALS = {
         "lerp": ("x,x,x",), "pow": ("x,x", "x,2.5"),
     }.items()
     for p in pats
-} | {("torch", "subtract", p) for p in ("x,1,2", "x,0,1")} | {
+} | {(w, n, p) for w, n in (("torch", "subtract"), ("method", "subtract"), ("method", "subtract_"))
+     for p in ("x,1,2", "x,0,1")} | {
     ("torch", "normal", p) for p in ("x", "x,x", "x,2.5", "x,1", "x,0")
 } | {("torch", "where", "x"), ("F", "cross_entropy", "x,x"), ("method", "squeeze", "x,0,1"), ("method", "to", "x,2.5"),
      ("torch", "norm", "x,2.5"), ("method", "norm", "x,2.5")} | {

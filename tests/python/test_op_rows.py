@@ -1,5 +1,5 @@
-"""The ops declared as rows in csrc/op_rows.toml (frac, hardshrink, threshold_backward, logsumexp, and the
-binary arithmetic add, sub, mul, div, maximum, minimum), against live torch.
+"""The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
+logsumexp, and the binary arithmetic add, sub, mul, div, maximum, minimum), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -192,12 +192,79 @@ BINARY = {
 }
 
 
+# neg, abs, relu: unary rows with torch's dtype checks, aliases (negative, absolute) and saved state (abs saves
+# self, so its in-place form saves a copy; relu saves its result).
+INT_DTYPES = ["uint8", "int8", "int16", "int32", "int64"]
+UNARY = {
+    **{f"{op}-{d}": f"out = torch.{op}(special(torch.{d}))" for op in ("neg", "abs", "relu") for d in DTYPES},
+    **{f"{op}-{d}": f"out = torch.{op}((torch.arange(-40, 40) * 3).to(torch.{d}))"
+       for op in ("neg", "abs", "relu") for d in INT_DTYPES},
+    "neg-bool": oracle.raises(NotImplementedError, "out = -torch.ones(3, dtype=torch.bool)"),
+    "abs-bool": oracle.raises(NotImplementedError, "out = torch.abs(torch.ones(3, dtype=torch.bool))"),
+    "relu-bool": oracle.raises(NotImplementedError, "out = torch.relu(torch.ones(3, dtype=torch.bool))"),
+    "relu-no-out": oracle.raises(TypeError, "out = torch.relu(special(), out=torch.empty(37))",
+                                 message=r"relu\(\) got an unexpected keyword argument 'out'"
+                                         r"|relu\(\): incompatible function arguments.*"),  # nanobind's wording
+    "aliases": (
+        "x = special(); o = torch.empty(37); y = x.clone(); y.negative_(); z = x.clone(); z.absolute_(); "
+        "out = [torch.negative(x), x.negative(), torch.absolute(x, out=o), x.absolute(), y, z, o]"
+    ),
+    "strided-out": "o = torch.empty(37, 3).t(); torch.neg(special().expand(3, 37), out=o); out = [o, o.stride()]",
+    **{f"{op}-backward": (
+        f"x = special().requires_grad_(); y = x.{op}(); y.backward(torch.randn(37)); "
+        "out = [y, x.grad, grad_fn_name(y)]"
+    ) for op in ("neg", "abs", "relu")},
+    **{f"{op}-inplace-backward": (
+        f"x = special().requires_grad_(); y = x * 1; y.{op}_(); y.backward(torch.randn(37)); "
+        "out = [y, x.grad, grad_fn_name(y)]"
+    ) for op in ("neg", "abs", "relu")},
+    # relu saves its result: an in-place edit of it afterwards breaks the backward; abs saves self.
+    "relu-result-edited": oracle.raises(
+        RuntimeError, "x = special().requires_grad_(); y = x.relu(); y.add_(1); y.sum().backward()"),
+    "abs-self-edited": oracle.raises(
+        RuntimeError, "x = special().requires_grad_(); a = x * 1; y = a.abs(); a.add_(1); y.sum().backward()"),
+    "neg-self-edited": "x = special().requires_grad_(); a = x * 1; y = a.neg(); a.add_(1); y.sum().backward(); out = x.grad",
+    "functional-relu": (
+        "x = special(); y = x.clone(); torch.nn.functional.relu(y, inplace=True); "
+        "out = [torch.nn.functional.relu(x), y, torch.nn.ReLU()(x)]"
+    ),
+}
+
+# The binary rows' generated Python forms: numbers for add's, sub's and mul's tensors (wrapped, so they rank
+# below tensors in promotion), aliases, keyword-only alpha, and torch's argument messages with positions.
+PYTHON_FORMS = {
+    "numbers-as-tensors": (
+        "x = torch.arange(3, dtype=torch.float16); "
+        "out = [torch.add(2, torch.arange(3)), torch.add(x, 2.5), torch.mul(3, 4), torch.sub(5, torch.ones(2), alpha=2), "
+        "x.mul(1e5), x.add(True), torch.arange(3).add(2.5), torch.mul(x, other=2)]"
+    ),
+    "aliases": (
+        "a = torch.randn(5); b = torch.randn(5); c = a.clone(); c.multiply_(b); d = a.clone(); d.subtract_(b, alpha=3); "
+        "o = torch.empty(5); "
+        "out = [torch.subtract(a, b, alpha=2), a.subtract(2), torch.multiply(a, 3), a.multiply(b), c, d, "
+        "torch.multiply(a, b, out=o), o]"
+    ),
+    "inplace-returns-self": "a = torch.randn(5); r = a.add_(1, alpha=2); s = a.mul_(a); out = [a, r is a, s is a]",
+    "out-returns-out": "a = torch.randn(5); o = torch.empty(5); r = torch.maximum(a, -a, out=o); out = [o, r is o]",
+    "maximum-number": oracle.raises(TypeError, "out = torch.maximum(special(), 2.5)"),
+    "maximum-method-number": oracle.raises(TypeError, "out = special().maximum(0)"),
+    "mul-method-str": oracle.raises(TypeError, "out = special().mul('a')"),
+    "mul-function-str": oracle.raises(TypeError, "out = torch.mul('a', special())"),
+    "neg-not-a-tensor": oracle.raises(TypeError, "out = torch.neg(2.5)"),
+    # alpha is keyword-only; torch's other overloads make its message list them all (nanobind's differs).
+    "add-positional-alpha": oracle.raises(TypeError, "out = torch.add(special(), special(), 2)",
+                                          message=r"add\(\).*"),
+    "add-alpha-str": oracle.raises(TypeError, "out = torch.add(special(), special(), alpha='a')",
+                                   message=r"add\(\).*"),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
-        "binary": BINARY}
+        "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -81,11 +81,8 @@ template <Op op>
 Grads formula(const Ctx<op>& c) = delete;
 
 // clang-format off
-template <> Grads formula<Op::Neg>(const Ctx<Op::Neg>& c) { return {neg(c.g)}; }
 // ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
 template <> Grads formula<Op::Pow>(const Ctx<Op::Pow>& c) { return {pow_backward(c.g, c.get(c.s.self), c.s.exponent)}; }
-template <> Grads formula<Op::Relu>(const Ctx<Op::Relu>& c) {  // threshold_backward(grad, result, 0)
-  return {threshold_backward(c.g, c.get(c.s.result), Scalar::from_int(0))}; }
 template <> Grads formula<Op::Lerp>(const Ctx<Op::Lerp>& c) {  // grad * (1 - weight), grad * weight
   return {c.need(0) ? mul(c.g, W(Scalar::from_double(1 - c.s.weight.to_double()))) : Tensor(),
           c.need(1) ? mul(c.g, W(c.s.weight)) : Tensor()}; }
@@ -195,7 +192,6 @@ template <> Grads formula<Op::Where>(const Ctx<Op::Where>& c) {  // where(cond, 
           c.need(1) ? where(condition, W(Scalar::from_int(0)), c.g) : Tensor()}; }
 template <> Grads formula<Op::ClampScalar>(const Ctx<Op::ClampScalar>& c) {
   return {clamp_backward(c.g, c.get(c.s.self), c.s.min, c.s.max)}; }
-template <> Grads formula<Op::Abs>(const Ctx<Op::Abs>& c) { return {abs_backward(c.g, c.get(c.s.self))}; }
 template <> Grads formula<Op::Amax>(const Ctx<Op::Amax>& c) {  // scale_grad_by_count(restore_reduced_dims(grad, ...), ... == self, dim)
   return {amax_backward(c.g, c.get(c.s.self), c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
 template <> Grads formula<Op::Amin>(const Ctx<Op::Amin>& c) {

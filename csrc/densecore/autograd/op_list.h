@@ -7,9 +7,7 @@
 #include "densecore/generated/op_rows.h"
 
 #define DC_DIFFERENTIABLE_OPS(X) \
-  X(Neg)                         \
   X(Pow)                         \
-  X(Relu)                        \
   X(Lerp)                        \
   X(Addcmul)                     \
   X(Addcdiv)                     \
@@ -56,7 +54,6 @@
   X(ToCopy)                      \
   X(Where)                       \
   X(ClampScalar)                 \
-  X(Abs)                         \
   X(Amax)                        \
   X(Amin)                        \
   X(Topk)                        \

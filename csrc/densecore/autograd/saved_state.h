@@ -65,8 +65,6 @@ struct SavedSelfSizes : NoTensorsSaved {
 // ---- elementwise (ops/elementwise.cpp, unary.cpp, pointwise.cpp) ----------------------------------
 
 template <> struct Saved<Op::DivRounding> : SavedNothing {};
-template <> struct Saved<Op::Neg> : SavedNothing {};
-template <> struct Saved<Op::Abs> : SavedSelf {};
 template <> struct Saved<Op::ClampScalar> : SavedSelf {
   std::optional<Scalar> min, max;
 };
@@ -74,7 +72,6 @@ template <> struct Saved<Op::Where> {
   SavedVariable condition;
   auto variables() { return std::tie(condition); }
 };
-template <> struct Saved<Op::Relu> : SavedResult {};
 template <> struct Saved<Op::Pow> : SavedSelf {
   Scalar exponent = Scalar::from_int(1);
 };

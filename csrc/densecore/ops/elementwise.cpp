@@ -18,11 +18,6 @@
 namespace dc {
 namespace {
 
-Tensor unary(const Tensor& a, const Tensor& out, void (*kernel)(TensorIter&)) {
-  IterConfig c;  // build_borrowing_unary_op: same dtype in and out
-  return run_iter(c, out, {a}, [&](TensorIter& it) { kernel(it); });
-}
-
 // Saves `a` for backward; for the in-place form a copy of it first, as torch's codegen saves the
 // original self of an in-place op whose formula reads self.
 template <Op op>
@@ -63,21 +58,6 @@ Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) {
   auto rec = record_with_out<Op::NotImplemented>("floor_divide", {a, b}, out);  // torch has no derivative for it
   if (rec.active()) rec.saved().op_name = "floor_divide";
   return rec.finish(rounded_div(a, b, "floor", out));
-}
-
-Tensor neg(const Tensor& a, const Tensor& out) {
-  check<NotImplementedError>(a.dtype() != DType::Bool,
-                             "Negation, the `-` operator, on a bool tensor is not supported. If you are "
-                             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-  auto rec = record_with_out<Op::Neg>("neg", {a}, out);
-  return rec.finish(unary(a, out, [](TensorIter& it) { neg_stub(it); }));
-}
-
-Tensor abs(const Tensor& a, const Tensor& out) {
-  check<NotImplementedError>(a.dtype() != DType::Bool, "\"abs_cpu\" not implemented for 'Bool'");
-  auto rec = record_with_out<Op::Abs>("abs", {a}, out);
-  save_original(rec, a, out);
-  return rec.finish(unary(a, out, [](TensorIter& it) { abs_stub(it); }));
 }
 
 bool equal(const Tensor& a, const Tensor& b) {

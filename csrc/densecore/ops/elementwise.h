@@ -17,14 +17,12 @@ namespace dc {
 /// is_wrapped_number (it then ranks below tensors in type promotion).
 Tensor wrapped_scalar_tensor(const Scalar& s);
 
-// add(a, b, alpha = 1, out), sub, mul, div(a, b, out) (true division), maximum and minimum are op rows
-// (csrc/op_rows.toml), declared in densecore/generated/ops.h.
+// add(a, b, alpha = 1, out), sub, mul, div(a, b, out) (true division), maximum, minimum, neg and abs are op
+// rows (csrc/op_rows.toml), declared in densecore/generated/ops.h.
 
 /// div with a rounding_mode: "" (true division, the row), "trunc" or "floor" (torch's div.Tensor_mode).
 Tensor div(const Tensor& a, const Tensor& b, std::string_view rounding_mode, const Tensor& out = {});
 Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out = {});
-Tensor neg(const Tensor& a, const Tensor& out = {});
-Tensor abs(const Tensor& a, const Tensor& out = {});
 
 enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out = {});

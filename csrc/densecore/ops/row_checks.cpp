@@ -1,4 +1,4 @@
-// The rows' argument checks (ops/row_checks.h), with ATen's messages (native/BinaryOps.h).
+// The rows' argument checks (ops/row_checks.h), with ATen's messages (native/BinaryOps.h, UnaryOps.cpp, Activation.cpp).
 #include "densecore/ops/row_checks.h"
 
 #include "densecore/core/error.h"
@@ -9,6 +9,16 @@ void alpha_check(DType dtype, const Scalar& alpha) {
   check(!alpha.is_bool() || dtype == DType::Bool, "Boolean alpha only supported for Boolean results.");
   check(is_floating(dtype) || !alpha.is_floating(),
         "For integral input tensors, argument alpha must not be a floating point number.");
+}
+
+void neg_check(const Tensor& self) {
+  check<NotImplementedError>(self.dtype() != DType::Bool,
+                             "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+void relu_check(const Tensor& self) {
+  check<NotImplementedError>(self.dtype() != DType::Bool, "Boolean inputs not supported for relu");
 }
 
 void sub_check(const Tensor& self, const Tensor& other) {

@@ -9,6 +9,10 @@ namespace dc {
 
 /// add/sub: a bool alpha only for bool results; a float alpha only for floating results.
 void alpha_check(DType dtype, const Scalar& alpha);
+/// neg: torch refuses a bool tensor (NotImplementedError), pointing at `~` and logical_not().
+void neg_check(const Tensor& self);
+/// relu: torch refuses a bool tensor (NotImplementedError) before clamp_min's dtype check.
+void relu_check(const Tensor& self);
 /// sub: torch refuses bool operands (NotImplementedError), pointing at `^` and `~`.
 void sub_check(const Tensor& self, const Tensor& other);
 

@@ -37,12 +37,4 @@ Tensor pow(const Tensor& a, const Scalar& e, const Tensor& out) {
   return rec.finish(iter.output());
 }
 
-Tensor relu(const Tensor& a, const Tensor& out) {
-  check<NotImplementedError>(a.dtype() != DType::Bool, "\"clamp_min_scalar_cpu\" not implemented for 'Bool'");
-  auto rec = record_with_out<Op::Relu>("relu", {a}, out);
-  const Tensor r = clamp(a, Scalar::from_int(0), std::nullopt, out);
-  if (rec.active()) rec.saved().result = saved_output(r);
-  return rec.finish(r);
-}
-
 }  // namespace dc

@@ -1,4 +1,4 @@
-// Unary math ops as torch exposes them: pow(tensor, scalar), relu, and (generated from csrc/op_rows.toml)
+// Unary math ops as torch exposes them: pow(tensor, scalar), and (generated from csrc/op_rows.toml)
 // sqrt, rsqrt, exp, log, tanh, erf, sin, cos, sigmoid, reciprocal, tanh_backward, sigmoid_backward.
 // Integer inputs promote to the default float dtype (build_borrowing_unary_float_op). An undefined
 // `out` allocates; `out` == the input is the in-place form (torch's x.exp_()).
@@ -12,7 +12,5 @@ namespace dc {
 
 /// torch.pow(tensor, scalar): exponent 0 fills 1, 1 copies, else the pow kernel (PowKernel.cpp).
 Tensor pow(const Tensor& a, const Scalar& exponent, const Tensor& out = {});
-/// relu = clamp_min(a, 0) (Activation.cpp relu on CPU); backward threshold_backward(g, out, 0).
-Tensor relu(const Tensor& a, const Tensor& out = {});
 
 }  // namespace dc

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "densecore/core/checked_convert.h"
+#include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
 #include "densecore/kernels/iter/loops.h"
 
@@ -104,6 +105,9 @@ void clamp_max_scalar_kernel(TensorIter& iter, const Scalar& hi_s) {
   });
 }
 
+/// relu: Activation.cpp runs clamp_min(self, 0) on CPU, so its kernel is clamp_min's with a zero bound.
+void relu_kernel(TensorIter& iter) { clamp_min_scalar_kernel(iter, Scalar::from_int(0)); }
+
 }  // namespace
 }  // namespace DC_CPU_CAPABILITY
 
@@ -118,5 +122,6 @@ DC_REGISTER_DISPATCH(clamp_stub, &clamp_kernel);
 DC_REGISTER_DISPATCH(clamp_scalar_stub, &clamp_scalar_kernel);
 DC_REGISTER_DISPATCH(clamp_min_scalar_stub, &clamp_min_scalar_kernel);
 DC_REGISTER_DISPATCH(clamp_max_scalar_stub, &clamp_max_scalar_kernel);
+DC_REGISTER_DISPATCH(relu_stub, &relu_kernel);
 
 }  // namespace dc

@@ -11,8 +11,6 @@ DC_DEFINE_DISPATCH(IterFn, lt_stub);
 DC_DEFINE_DISPATCH(IterFn, le_stub);
 DC_DEFINE_DISPATCH(IterFn, gt_stub);
 DC_DEFINE_DISPATCH(IterFn, ge_stub);
-DC_DEFINE_DISPATCH(IterFn, neg_stub);
-DC_DEFINE_DISPATCH(IterFn, abs_stub);
 DC_DEFINE_DISPATCH(IterFn, where_stub);
 DC_DEFINE_DISPATCH(IterFn, clamp_stub);
 DC_DEFINE_DISPATCH(IterScalar2Fn, clamp_scalar_stub);

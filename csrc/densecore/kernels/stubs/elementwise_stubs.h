@@ -22,8 +22,6 @@ DC_DECLARE_DISPATCH(IterFn, lt_stub);
 DC_DECLARE_DISPATCH(IterFn, le_stub);
 DC_DECLARE_DISPATCH(IterFn, gt_stub);
 DC_DECLARE_DISPATCH(IterFn, ge_stub);
-DC_DECLARE_DISPATCH(IterFn, neg_stub);
-DC_DECLARE_DISPATCH(IterFn, abs_stub);
 DC_DECLARE_DISPATCH(IterFn, where_stub);
 DC_DECLARE_DISPATCH(IterFn, clamp_stub);  // clamp(a, min_tensor, max_tensor)
 DC_DECLARE_DISPATCH(IterScalar2Fn, clamp_scalar_stub);
