@@ -36,7 +36,7 @@ class RowError(Exception):
 
 @dataclass
 class Arg:
-    type: str  # Tensor, Scalar, int[], bool
+    type: str  # Tensor, Scalar, int, int[], bool, str
     name: str
     default: str | None
     kw_only: bool = False  # after the schema's `*`: keyword-only in Python
@@ -46,12 +46,12 @@ class Arg:
         return self.type == "Tensor"
 
     def cpp_param(self) -> str:
-        return {"Tensor": "const Tensor&", "Scalar": "const Scalar&", "int[]": "std::span<const int64_t>",
-                "bool": "bool"}[self.type] + " " + self.name
+        return {"Tensor": "const Tensor&", "Scalar": "const Scalar&", "int": "int64_t",
+                "int[]": "std::span<const int64_t>", "bool": "bool", "str": "std::string_view"}[self.type] + " " + self.name
 
     def cpp_saved_type(self) -> str:
-        return {"Tensor": "SavedVariable", "Scalar": "Scalar", "int[]": "std::vector<int64_t>",
-                "bool": "bool"}[self.type]
+        return {"Tensor": "SavedVariable", "Scalar": "Scalar", "int": "int64_t", "int[]": "std::vector<int64_t>",
+                "bool": "bool", "str": "std::string"}[self.type]
 
     def cpp_default(self) -> str:
         if self.type == "Scalar":
@@ -59,11 +59,16 @@ class Arg:
             return f"Scalar::from_{kind}({self.default})"
         if self.type == "bool":
             return {"False": "false", "True": "true"}[self.default]
+        if self.type == "int" and re.fullmatch(r"-?\d+", self.default):
+            return self.default
+        if self.type == "str" and re.fullmatch(r"'\w*'", self.default):
+            return '"' + self.default[1:-1] + '"'
+
         raise RowError(f"no C++ default for {self.type} {self.name}")
 
     def py_default(self) -> str:
-        if self.type == "bool":
-            return {"False": "false", "True": "true"}[self.default]
+        if self.type in ("bool", "str"):
+            return self.cpp_default()
         return self.default
 
 
@@ -82,6 +87,7 @@ class Row:
     checks: list[str]
     aliases: list[str] = field(default_factory=list)
     numbers_as_tensors: bool = False
+    gil: str = "elementwise"
     saves: list[str] = field(default_factory=list)
 
     @property
@@ -105,7 +111,7 @@ class Row:
 
 # ---- reading the rows --------------------------------------------------------------------------------
 
-ARG_RE = re.compile(r"^(Tensor|Scalar|int\[1?\]|bool) (\w+)(?:=(.+))?$")
+ARG_RE = re.compile(r"^(Tensor|Scalar|int\[1?\]|int|bool|str) (\w+)(?:=(.+))?$")
 
 
 def parse_func(func: str) -> tuple[str, list[Arg]]:
@@ -120,7 +126,7 @@ def parse_func(func: str) -> tuple[str, list[Arg]]:
         a = ARG_RE.match(text)
         if not a:
             raise RowError(f"{m.group(1)}: cannot read argument {text!r}")
-        args.append(Arg("int[]" if a.group(1).startswith("int") else a.group(1), a.group(2), a.group(3), kw_only))
+        args.append(Arg("int[]" if a.group(1).startswith("int[") else a.group(1), a.group(2), a.group(3), kw_only))
     return m.group(1), args
 
 
@@ -130,14 +136,15 @@ def identifiers(expr: str) -> set[str]:
 
 def read_row(raw: dict) -> Row:
     known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "checks", "python", "aliases",
-             "numbers_as_tensors", "node", "derivative"}
+             "numbers_as_tensors", "gil", "node", "derivative"}
     name, args = parse_func(raw.get("func", ""))
     if set(raw) - known:
         raise RowError(f"{name}: unknown fields {sorted(set(raw) - known)}")
     row = Row(name, args, raw.get("front", ""), raw.get("dtype_rule"), raw.get("dtypes"),
               list(raw.get("python", [])), raw.get("node"), dict(raw.get("derivative", {})),
               raw.get("dispatch_name", name + "_cpu"), list(raw.get("iter_inputs", [])),
-              list(raw.get("checks", [])), list(raw.get("aliases", [])), bool(raw.get("numbers_as_tensors", False)))
+              list(raw.get("checks", [])), list(raw.get("aliases", [])), bool(raw.get("numbers_as_tensors", False)),
+              raw.get("gil", "elementwise"))
     if row.front not in FRONTS:
         raise RowError(f"{name}: front must be one of {FRONTS}")
     if row.front == "binary":
@@ -159,6 +166,8 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: iter_inputs is for binary rows")
     if set(row.python) - set(PYTHON_FORMS):
         raise RowError(f"{name}: python forms are {PYTHON_FORMS}")
+    if row.gil not in ("elementwise", "product") or (row.gil == "product" and len(row.tensors) < 2):
+        raise RowError(f"{name}: gil is elementwise (the default) or product (a row with two tensors)")
     if row.aliases and not row.python:
         raise RowError(f"{name}: aliases name Python forms; the row has none")
     if row.front == "composite" and ({"inplace", "out"} & set(row.python)):
@@ -266,7 +275,7 @@ def cpp_signature(r: Row, with_defaults: bool) -> str:
 
 def gen_ops_h(rows: list[Row]) -> str:
     out = [HEADER, "// The generated ops. Unary and binary ones take out: undefined for a new tensor, self for "
-           "the in-place form.\n#pragma once\n\n#include <cstdint>\n#include <span>\n\n",
+           "the in-place form.\n#pragma once\n\n#include <cstdint>\n#include <span>\n#include <string_view>\n\n",
            '#include "densecore/core/scalar.h"\n#include "densecore/core/tensor.h"\n\nnamespace dc {\n\n']
     out.extend(cpp_signature(r, True) + ";\n" for r in rows)
     out.append("\n/// The forwards of the composite rows, written by hand in ops/ from other ops.\nnamespace impl {\n")
@@ -367,7 +376,8 @@ def py_parse(r: Row, a: Arg, fn: str, handle: str, name: str, pos: int) -> str:
     tensor = "py_number::tensor_or_number_arg" if r.numbers_as_tensors else "tensor_arg"
     tail = f'"{fn}", "{name}", {pos})'
     return {"Tensor": f"{tensor}({handle}, {tail}", "Scalar": f"py_number::to_scalar({handle}, {tail}",
-            "int[]": f"int_args::to_int_list({handle}, {tail}", "bool": f"bool_arg({handle}, {tail}"}[a.type]
+            "int": f"int_args::to_int({handle}, {tail}", "int[]": f"int_args::to_int_list({handle}, {tail}",
+            "bool": f"bool_arg({handle}, {tail}", "str": f"str_arg({handle}, {tail}"}[a.type]
 
 
 def py_arg_spec(a: Arg, python_name: str) -> str:
@@ -388,51 +398,55 @@ def py_arg_specs(r: Row, args: list[Arg], form: str, with_out: bool) -> list[str
     return specs
 
 
+def gil_condition(r: Row) -> str:
+    """When the form lets other Python threads run during the op (torch releases the GIL around every op; for a
+    tiny tensor the release would cost more than the op): python/src/gil.h's rule for the row's `gil` kind."""
+    tensors = [a.name for a in r.tensors]
+    if r.gil == "product":
+        return f"gil::is_long_product({tensors[0]}, {tensors[1]})"
+    return " || ".join(f"gil::is_long({t})" for t in tensors)
+
+
 def gen_binding_form(r: Row, form: str, py_name: str) -> str:
     """One m.def / cls.def of torch.<py_name> (the row's name or an alias): every argument arrives as a handle
-    and is parsed with torch's messages."""
+    and is parsed with torch's messages; the op runs with the GIL released when it is long."""
     fn = py_name if form != "inplace" else py_name + "_"
     first, rest = r.args[0], r.args[1:]
-    handles = [a.name for a in r.args]
-    params = ", ".join(f"nb::handle {h}_h" for h in handles)
-    lines = []
+    params = ", ".join(f"nb::handle {a.name}_h" for a in r.args)
+    lines = [] if form == "function" else [f"    Tensor& {first.name} = nb::cast<Tensor&>({first.name}_h);\n"]
     # torch names the position of an argument that can be given by position (self is not counted in a method).
     shown = r.args if form == "function" else rest
-    for a in r.args:
-        if form != "function" and a is first:
-            continue
+    for a in shown:
         pos = 0 if a.kw_only else shown.index(a) + 1
         conv = py_parse(r, a, fn, a.name + "_h", python_name(r, a, form), pos)
         decl = "const Tensor&" if a.is_tensor else "const auto"
         lines.append(f"    {decl} {a.name} = {conv};\n")
-    call_args = ", ".join(a.name for a in r.args)
-    if form == "function":
-        out_param = ", nb::handle out_h" if "out" in r.python else ""
-        body = "".join(lines)
-        if "out" in r.python:
-            body += f'    const Tensor out = opt_tensor_arg(out_h, "{fn}", "out");\n'
-            body += f"    Tensor r = dc::{r.name}({call_args}, out);\n"
-            body += "    return out_h.is_none() ? nb::cast(std::move(r)) : nb::borrow(out_h);\n"
-        else:
-            extra = ", Tensor()" if r.has_out else ""
-            body += f"    return nb::cast(dc::{r.name}({call_args}{extra}));\n"
-        specs = py_arg_specs(r, r.args, form, "out" in r.python)
-        return (f'  m.def("{fn}", []({params}{out_param}) -> nb::object {{\n{body}  }}, '
-                + ", ".join(specs) + ");\n")
-    self_decl = f"    Tensor& {first.name} = nb::cast<Tensor&>({first.name}_h);\n"
-    specs = "".join(", " + s for s in py_arg_specs(r, rest, form, False))
-    if form == "method":
-        extra = ", Tensor()" if r.has_out else ""
-        body = self_decl + "".join(lines) + f"    return nb::cast(dc::{r.name}({call_args}{extra}));\n"
+    with_out = form == "function" and "out" in r.python
+    if with_out:
+        lines.append(f'    const Tensor out = opt_tensor_arg(out_h, "{fn}", "out");\n')
+    out_arg = {"inplace": first.name, "function": "out" if with_out else "Tensor()"}.get(form, "Tensor()")
+    call_args = ", ".join([a.name for a in r.args] + ([out_arg] if r.has_out else []))
+    lines.append("    Tensor r;\n    {\n"
+                 f"      gil::ReleaseIf release({gil_condition(r)});\n"
+                 f"      r = dc::{r.name}({call_args});\n    }}\n")
+    if form == "inplace":
+        lines.append(f"    return nb::borrow({first.name}_h);\n")
+    elif with_out:
+        lines.append("    return out_h.is_none() ? nb::cast(std::move(r)) : nb::borrow(out_h);\n")
     else:
-        body = (self_decl + "".join(lines) + f"    dc::{r.name}({call_args}, {first.name});\n"
-                f"    return nb::borrow({first.name}_h);\n")
+        lines.append("    return nb::cast(std::move(r));\n")
+    body = "".join(lines)
+    if form == "function":
+        out_param = ", nb::handle out_h" if with_out else ""
+        specs = ", ".join(py_arg_specs(r, r.args, form, with_out))
+        return f'  m.def("{fn}", []({params}{out_param}) -> nb::object {{\n{body}  }}, {specs});\n'
+    specs = "".join(", " + s for s in py_arg_specs(r, rest, form, False))
     return f'  cls.def("{fn}", []({params}) -> nb::object {{\n{body}  }}{specs});\n'
 
 
 def gen_bindings(rows: list[Row]) -> str:
     out = [HEADER, "// The rows' Python forms: torch.<name>, Tensor.<name>, Tensor.<name>_, out=.\n",
-           '#include "bindings.h"\n#include "int_args.h"\n#include "py_number.h"\n\n',
+           '#include "bindings.h"\n#include "gil.h"\n#include "int_args.h"\n#include "py_number.h"\n\n',
            '#include "densecore/generated/ops.h"\n\nusing dc::Tensor;\n\n',
            "void bind_rows(nb::module_& m, TensorClass& cls) {\n"]
     for r in rows:

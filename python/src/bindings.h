@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nanobind/nanobind.h>
 
@@ -36,6 +37,17 @@ inline dc::Tensor opt_tensor_arg(nb::handle h, const char* fn, const char* arg) 
 inline bool bool_arg(nb::handle h, const char* fn, const char* arg, int pos = 0) {
   if (PyBool_Check(h.ptr())) return h.ptr() == Py_True;
   PyErr_Format(PyExc_TypeError, "%s(): argument %s must be bool, not %s", fn, arg_label(arg, pos).c_str(),
+               Py_TYPE(h.ptr())->tp_name);
+  throw nb::python_error();
+}
+
+/// A str argument (the view is valid while the handle lives).
+inline std::string_view str_arg(nb::handle h, const char* fn, const char* arg, int pos = 0) {
+  Py_ssize_t size = 0;
+  const char* text = PyUnicode_Check(h.ptr()) ? PyUnicode_AsUTF8AndSize(h.ptr(), &size) : nullptr;
+  if (text != nullptr) return std::string_view(text, size_t(size));
+  if (PyErr_Occurred()) throw nb::python_error();
+  PyErr_Format(PyExc_TypeError, "%s(): argument %s must be str, not %s", fn, arg_label(arg, pos).c_str(),
                Py_TYPE(h.ptr())->tp_name);
   throw nb::python_error();
 }

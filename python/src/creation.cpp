@@ -568,8 +568,6 @@ void bind_factories(nb::module_& m) {
     return finish(dc::eye(n, m_, opt_dtype(dtype, "eye").value_or(dc::default_dtype())), requires_grad);
   }, nb::arg("n"), nb::arg("m") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
-  m.def("tril", &dc::tril, nb::arg("input"), nb::arg("diagonal") = 0);
-  m.def("triu", &dc::triu, nb::arg("input"), nb::arg("diagonal") = 0);
 
   m.def("tensor", [](nb::handle data, nb::handle dtype, nb::handle device, bool requires_grad,
                      nb::handle) {
@@ -599,9 +597,7 @@ void bind_creation(nb::module_& m, TensorClass& cls) {
   bind_factories(m);
   bind_python_conversions(cls);
   bind_conversion_methods(cls);
-  cls.def("tril", &dc::tril, nb::arg("diagonal") = 0)
-      .def("triu", &dc::triu, nb::arg("diagonal") = 0)
-      .def("fill_", [](nb::pointer_and_handle<Tensor> self, nb::handle value) {
+  cls.def("fill_", [](nb::pointer_and_handle<Tensor> self, nb::handle value) {
         if (is_tensor(value)) dc::autograd::fill_(*self.p, nb::cast<const Tensor&>(value));
         else dc::autograd::fill_(*self.p, py_number::to_scalar(value, "fill_", "value"));
         return nb::borrow(self.h);

@@ -31,10 +31,10 @@ inline bool try_int(nb::handle h, int64_t& out) {
   return true;
 }
 
-inline int64_t to_int(nb::handle h, const char* fn, const char* arg) {
+inline int64_t to_int(nb::handle h, const char* fn, const char* arg, int pos = 0) {
   int64_t v;
   if (!try_int(h, v))
-    throw dc::TypeError(dc::format("{}(): argument '{}' must be int, not {}", fn, arg,
+    throw dc::TypeError(dc::format("{}(): argument {} must be int, not {}", fn, arg_label(arg, pos),
                                    Py_TYPE(h.ptr())->tp_name));
   return v;
 }

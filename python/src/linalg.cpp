@@ -1,5 +1,5 @@
-// Bindings for the matmul family: torch.mm/addmm/bmm/mv/dot/matmul, the Tensor methods and @, and
-// _C.linear (densecore.nn.functional.linear).
+// Bindings for the matmul family: torch.mm/addmm/matmul, the Tensor methods and @, and _C.linear
+// (densecore.nn.functional.linear). bmm, mv and dot are op rows (csrc/op_rows.toml), bound by bind_rows.
 #include <cstring>
 #include <optional>
 
@@ -46,9 +46,6 @@ dc::Tensor product(const dc::Tensor& a, const dc::Tensor& b) {
 
 void bind_linalg(nb::module_& m, TensorClass& cls) {
   m.def("mm", &product<dc::mm>, nb::arg("input"), nb::arg("mat2"));
-  m.def("bmm", &product<dc::bmm>, nb::arg("input"), nb::arg("mat2"));
-  m.def("mv", &product<dc::mv>, nb::arg("input"), nb::arg("vec"));
-  m.def("dot", &product<dc::dot>, nb::arg("input"), nb::arg("tensor"));
   m.def("matmul", &product<dc::matmul>, nb::arg("input"), nb::arg("other"));
   m.def("addmm", &addmm_py, nb::arg("input"), nb::arg("mat1"), nb::arg("mat2"), nb::kw_only(),
         nb::arg("beta") = 1, nb::arg("alpha") = 1);
@@ -62,9 +59,6 @@ void bind_linalg(nb::module_& m, TensorClass& cls) {
   // _tensor_from_bytes moved to serialization.cpp (same name).
 
   cls.def("mm", &product<dc::mm>, nb::arg("mat2"))
-      .def("bmm", &product<dc::bmm>, nb::arg("mat2"))
-      .def("mv", &product<dc::mv>, nb::arg("vec"))
-      .def("dot", &product<dc::dot>, nb::arg("tensor"))
       .def("matmul", &product<dc::matmul>, nb::arg("other"))
       .def("addmm", &addmm_py, nb::arg("mat1"), nb::arg("mat2"), nb::kw_only(),
            nb::arg("beta") = 1, nb::arg("alpha") = 1)

@@ -97,6 +97,20 @@ def test_python_forms_follow_the_schema(tmp_path):
     assert ('nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, nb::arg("out") = nb::none()'
             in binding), "one kw_only marker, where the schema's * is"
     assert " tensor_arg(" not in binding, "every tensor argument takes numbers"
+    # The op runs with the GIL released when either tensor is long; the arguments are parsed before.
+    assert "gil::ReleaseIf release(gil::is_long(self) || gil::is_long(other));\n      r = dc::div(" in binding
+
+
+def test_an_int_argument_and_a_product_row(tmp_path):
+    run, out = generate(tmp_path, GOOD.replace("Tensor self)", "Tensor self, Tensor other, int k=-1)")
+                        .replace('front = "unary"\ndtype_rule = "same"\ndtypes = "floating"', 'front = "composite"')
+                        + 'gil = "product"\n')
+    assert run.returncode == 0, run.stderr
+    ops = (out / "ops/densecore/generated/ops.h").read_text()
+    assert "Tensor frac(const Tensor& self, const Tensor& other, int64_t k = -1);" in ops
+    binding = (out / "binding/bind_rows.cpp").read_text()
+    assert 'int_args::to_int(k_h, "frac", "k", 3)' in binding
+    assert "gil::ReleaseIf release(gil::is_long_product(self, other));" in binding
 
 
 BAD = {
@@ -118,6 +132,7 @@ BAD = {
         GOOD.replace('"unary"', '"composite"').replace('dtype_rule = "same"\n', 'checks = ["f(self)"]\n'),
         "no dtype_rule or checks"),
     "aliases-without-python-forms": (GOOD.replace('["function"]', '[]\naliases = ["fractional"]'), "aliases name Python"),
+    "product-with-one-tensor": (GOOD + 'gil = "product"\n', "gil is elementwise"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

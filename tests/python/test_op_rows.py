@@ -1,5 +1,6 @@
 """The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
-logsumexp, and the binary arithmetic add, sub, mul, div, maximum, minimum), against live torch.
+logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, and the composite bmm, mv, dot, tril,
+triu, gelu), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -259,12 +260,46 @@ PYTHON_FORMS = {
 }
 
 
+# The composite rows: their values are test_matmul.py's and test_creation.py's; here the recording. Each product
+# operand is saved only for the other's gradient (torch's save guard), which decides what a later in-place edit
+# breaks; tril/triu save nothing but the diagonal.
+PRODUCTS = {"bmm": ("torch.randn(2, 3, 4)", "torch.randn(2, 4, 5)"), "mv": ("torch.randn(3, 4)", "torch.randn(4)"),
+            "dot": ("torch.randn(37)", "torch.randn(37)")}
+COMPOSITE = {
+    **{f"{op}-{which}-edited-{grads}": oracle.may_raise(
+        RuntimeError,
+        f"la = {a}.requires_grad_({grads in ('self', 'both')}); lb = {b}.requires_grad_({grads in ('other', 'both')}); "
+        f"x = la * 1; y = lb * 1; r = torch.{op}(x, y); {'x' if which == 'self' else 'y'}.add_(1); "
+        "r.sum().backward(); out = [r, la.grad, lb.grad, grad_fn_name(r)]",
+    ) for op, (a, b) in PRODUCTS.items() for which in ("self", "other") for grads in ("self", "other", "both")},
+    **{f"{op}-methods": f"out = [{a}.{op}({b}), torch.{op}(input={a}, **{{{repr(k)}: {b}}})]"
+       for (op, (a, b)), k in zip(PRODUCTS.items(), ("mat2", "vec", "tensor"))},
+    "dot-not-a-tensor": oracle.raises(TypeError, "out = torch.dot(torch.randn(3), [1.0, 2.0, 3.0])"),
+    **{f"{op}-backward-{k}": (
+        f"x = torch.randn(2, 5, 6, requires_grad=True); y = torch.{op}(x, {k}); y.backward(torch.randn(2, 5, 6)); "
+        "out = [y, x.grad, grad_fn_name(y)]"
+    ) for op in ("tril", "triu") for k in (-1, 0, 2)},
+    "tril-diagonal-keyword": "x = torch.randn(4, 4); out = [x.tril(diagonal=-1), torch.triu(x, diagonal=1)]",
+    "tril-diagonal-float": oracle.raises(TypeError, "out = torch.tril(torch.randn(3, 3), 1.5)"),
+    # gelu saves its approximate string (a str argument) beside self.
+    **{f"gelu-{approx}-{layout}-backward": (
+        f"x = {src}.requires_grad_(); y = torch.nn.functional.gelu(x, approximate='{approx}'); "
+        "y.backward(torch.randn(y.shape)); out = [y, x.grad, grad_fn_name(y)]"
+    ) for approx in ("none", "tanh") for layout, src in (("contiguous", "torch.randn(37, 5)"),
+                                                           ("strided", "torch.randn(5, 37).t()"))},
+    "gelu-self-edited": oracle.raises(
+        RuntimeError, "x = torch.randn(37, requires_grad=True); a = x * 1; y = torch.nn.functional.gelu(a); "
+                      "a.mul_(2); y.sum().backward()"),
+    "gelu-bad-approximate": oracle.raises(RuntimeError, "out = torch.nn.functional.gelu(torch.randn(3), approximate='exact')"),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
-        "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS}
+        "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -106,8 +106,6 @@ template <> Grads formula<Op::NativeLayerNorm>(const Ctx<Op::NativeLayerNorm>& c
   auto [dx, dw, db] = native_layer_norm_backward(c.g, c.get(c.s.input), c.s.normalized_shape, c.get(c.s.mean),
       c.get(c.s.rstd), c.get(c.s.weight), c.get(c.s.bias), {c.need(0), c.need(1), c.need(2)});
   return {dx, dw, db}; }
-template <> Grads formula<Op::Gelu>(const Ctx<Op::Gelu>& c) {  // gelu_backward(grad, self, approximate)
-  return {gelu_backward(c.g, c.get(c.s.self), c.s.approximate_tanh ? "tanh" : "none")}; }
 template <> Grads formula<Op::Sum>(const Ctx<Op::Sum>& c) {  // SumBackward0/1: sum_backward(grad, sizes, dim, keepdim)
   return {sum_backward(c.g, c.s.self_sizes, c.s.dim, c.s.keepdim)}; }
 template <> Grads formula<Op::Mean>(const Ctx<Op::Mean>& c) {  // MeanBackward0/1: mean_backward(grad, sizes, dim, numel, keepdim)
@@ -176,14 +174,6 @@ template <> Grads formula<Op::Addmm>(const Ctx<Op::Addmm>& c) {  // self: maybe_
   return {c.need(0) ? maybe_multiply(c.g, c.s.beta) : Tensor(),
           c.need(1) ? mm_mat1_backward(c.g, c.get(c.s.mat2), c.s.mat1_sizes, c.s.mat1_strides, c.s.alpha) : Tensor(),
           c.need(2) ? mm_mat2_backward(c.g, c.get(c.s.mat1), c.s.mat2_sizes, c.s.mat2_strides, c.s.alpha) : Tensor()}; }
-template <> Grads formula<Op::Bmm>(const Ctx<Op::Bmm>& c) {  // grad.bmm(mat2.transpose(1, 2)), self.transpose(1, 2).bmm(grad)
-  return {c.need(0) ? bmm(c.g, transpose(c.get(c.s.mat2), 1, 2)) : Tensor(),
-          c.need(1) ? bmm(transpose(c.get(c.s.self), 1, 2), c.g) : Tensor()}; }
-template <> Grads formula<Op::Mv>(const Ctx<Op::Mv>& c) {  // grad.ger(vec) = grad.reshape({n, 1}) * vec; self.t().mv(grad)
-  return {c.need(0) ? mul(reshape(c.g, Shape{c.g.size(0), 1}), c.get(c.s.vec)) : Tensor(),
-          c.need(1) ? mv(t_(c.get(c.s.self)), c.g) : Tensor()}; }
-template <> Grads formula<Op::Dot>(const Ctx<Op::Dot>& c) {  // grad * tensor, grad * self
-  return {c.need(0) ? mul(c.g, c.get(c.s.tensor)) : Tensor(), c.need(1) ? mul(c.g, c.get(c.s.self)) : Tensor()}; }
 template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
 template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
 template <> Grads formula<Op::Where>(const Ctx<Op::Where>& c) {  // where(cond, grad, 0), where(cond, 0, grad)
@@ -199,8 +189,6 @@ template <> Grads formula<Op::Amin>(const Ctx<Op::Amin>& c) {
 template <> Grads formula<Op::Topk>(const Ctx<Op::Topk>& c) {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
   return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes)}; }
 // ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----
-template <> Grads formula<Op::Tril>(const Ctx<Op::Tril>& c) { return {tril(c.g, c.s.diagonal)}; }  // grad.tril(diagonal)
-template <> Grads formula<Op::Triu>(const Ctx<Op::Triu>& c) { return {triu(c.g, c.s.diagonal)}; }
 template <> Grads formula<Op::MaxAll>(const Ctx<Op::MaxAll>& c) {  // evenly_distribute_backward(grad, self, result)
   return {evenly_distribute_backward(c.g, c.get(c.s.self), c.get(c.s.result))}; }
 template <> Grads formula<Op::MinAll>(const Ctx<Op::MinAll>& c) {

@@ -14,7 +14,6 @@
   X(ScaledDotProductFlashAttentionForCpu) \
   X(Embedding)                   \
   X(NativeLayerNorm)             \
-  X(Gelu)                        \
   X(Sum)                         \
   X(Mean)                        \
   X(Softmax)                     \
@@ -47,9 +46,6 @@
   X(Stack)                       \
   X(Mm)                          \
   X(Addmm)                       \
-  X(Bmm)                         \
-  X(Mv)                          \
-  X(Dot)                         \
   X(Clone)                       \
   X(ToCopy)                      \
   X(Where)                       \
@@ -57,8 +53,6 @@
   X(Amax)                        \
   X(Amin)                        \
   X(Topk)                        \
-  X(Tril)                        \
-  X(Triu)                        \
   X(MaxAll)                      \
   X(MinAll)                      \
   X(MaxDim)                      \

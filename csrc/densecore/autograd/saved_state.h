@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -103,9 +104,6 @@ template <> struct Saved<Op::NativeLayerNorm> {
   SavedVariable input, weight, bias, mean, rstd;
   Shape normalized_shape;
   auto variables() { return std::tie(input, weight, bias, mean, rstd); }
-};
-template <> struct Saved<Op::Gelu> : SavedSelf {
-  bool approximate_tanh = false;
 };
 template <> struct Saved<Op::Softmax> : SavedResult {
   int64_t dim = 0;
@@ -248,10 +246,6 @@ template <> struct Saved<Op::Cat> : NoTensorsSaved {
 template <> struct Saved<Op::Stack> : NoTensorsSaved {
   int64_t dim = 0;
 };
-template <> struct Saved<Op::Tril> : NoTensorsSaved {
-  int64_t diagonal = 0;
-};
-template <> struct Saved<Op::Triu> : Saved<Op::Tril> {};
 
 // ---- matmul (ops/linalg.cpp) ----------------------------------------------------------------------
 
@@ -265,18 +259,6 @@ template <> struct Saved<Op::Mm> {
 template <> struct Saved<Op::Addmm> : Saved<Op::Mm> {
   Scalar alpha = Scalar::from_int(1);
   Scalar beta = Scalar::from_int(1);
-};
-template <> struct Saved<Op::Bmm> {
-  SavedVariable self, mat2;
-  auto variables() { return std::tie(self, mat2); }
-};
-template <> struct Saved<Op::Mv> {
-  SavedVariable self, vec;
-  auto variables() { return std::tie(self, vec); }
-};
-template <> struct Saved<Op::Dot> {
-  SavedVariable self, tensor;
-  auto variables() { return std::tie(self, tensor); }
 };
 
 // ---- copies, fills, random fills (ops/copy.cpp, random.cpp, autograd/inplace.cpp) -----------------

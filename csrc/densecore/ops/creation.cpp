@@ -208,16 +208,13 @@ Tensor eye(int64_t n, std::optional<int64_t> m_opt, DType dtype) {
   return out;
 }
 
-Tensor tril(const Tensor& t, int64_t diagonal) {
-  OpRecord<Op::Tril> rec({t});  // TrilBackward0: grad.tril(diagonal)
-  if (rec.active()) rec.saved().diagonal = diagonal;
-  return rec.finish(triangle(t, "tril", [=](int64_t r, int64_t c) { return c - r <= diagonal; }));
+// tril and triu are op rows (csrc/op_rows.toml): these are their forwards.
+Tensor impl::tril(const Tensor& self, int64_t diagonal) {
+  return triangle(self, "tril", [=](int64_t r, int64_t c) { return c - r <= diagonal; });
 }
 
-Tensor triu(const Tensor& t, int64_t diagonal) {
-  OpRecord<Op::Triu> rec({t});  // TriuBackward0: grad.triu(diagonal)
-  if (rec.active()) rec.saved().diagonal = diagonal;
-  return rec.finish(triangle(t, "triu", [=](int64_t r, int64_t c) { return c - r >= diagonal; }));
+Tensor impl::triu(const Tensor& self, int64_t diagonal) {
+  return triangle(self, "triu", [=](int64_t r, int64_t c) { return c - r >= diagonal; });
 }
 
 }  // namespace dc

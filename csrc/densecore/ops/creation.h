@@ -7,6 +7,7 @@
 
 #include "densecore/core/scalar.h"
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
@@ -39,7 +40,6 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
 Tensor eye(int64_t n, std::optional<int64_t> m, DType dtype);
 
 /// Lower / upper triangle of the last two dims (diagonal shifts the boundary, as torch's).
-Tensor tril(const Tensor& t, int64_t diagonal = 0);
-Tensor triu(const Tensor& t, int64_t diagonal = 0);
+// tril(self, diagonal = 0) and triu are op rows (csrc/op_rows.toml), declared in densecore/generated/ops.h.
 
 }  // namespace dc

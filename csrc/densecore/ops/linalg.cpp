@@ -225,17 +225,9 @@ bool contiguous_or_transposed(const Tensor& t) {
 
 }  // namespace
 
-Tensor bmm(const Tensor& self, const Tensor& mat2) {
-  OpRecord<Op::Bmm> rec({self, mat2});
-  Tensor r = bmm_impl(self, mat2);
-  if (rec.active()) {
-    rec.saved().self = self;
-    rec.saved().mat2 = mat2;
-  }
-  return rec.finish(r);
-}
+// bmm, mv and dot are op rows (csrc/op_rows.toml): these are their forwards.
 
-Tensor bmm_impl(const Tensor& self, const Tensor& mat2) {
+Tensor impl::bmm(const Tensor& self, const Tensor& mat2) {
   check(self.dim() == 3, "batch1 must be a 3D tensor");
   check(mat2.dim() == 3, "batch2 must be a 3D tensor");
   const int64_t bs = self.sizes()[0], ks = self.sizes()[2], is = self.sizes()[1];
@@ -273,17 +265,7 @@ Tensor bmm_impl(const Tensor& self, const Tensor& mat2) {
   return result;
 }
 
-Tensor mv(const Tensor& self, const Tensor& vec) {
-  OpRecord<Op::Mv> rec({self, vec});
-  Tensor r = mv_impl(self, vec);
-  if (rec.active()) {
-    rec.saved().self = self;
-    rec.saved().vec = vec;
-  }
-  return rec.finish(r);
-}
-
-Tensor mv_impl(const Tensor& self, const Tensor& vec) {
+Tensor impl::mv(const Tensor& self, const Tensor& vec) {
   check(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, {}, {}",
         self.dim(), vec.dim());
   check(self.sizes()[1] == vec.sizes()[0], "size mismatch, got input ({}), mat ({}x{}), vec ({})",
@@ -315,17 +297,7 @@ Tensor mv_impl(const Tensor& self, const Tensor& vec) {
   return result;
 }
 
-Tensor dot(const Tensor& self, const Tensor& other) {
-  OpRecord<Op::Dot> rec({self, other});
-  Tensor r = dot_impl(self, other);
-  if (rec.active()) {
-    rec.saved().self = self;
-    rec.saved().tensor = other;
-  }
-  return rec.finish(r);
-}
-
-Tensor dot_impl(const Tensor& self, const Tensor& other) {
+Tensor impl::dot(const Tensor& self, const Tensor& other) {
   check(self.dim() == 1 && other.dim() == 1, "1D tensors expected, but got {}D and {}D tensors",
         self.dim(), other.dim());
   check(self.dtype() == other.dtype(),

@@ -4,6 +4,7 @@
 
 #include "densecore/core/scalar.h"
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
@@ -13,16 +14,9 @@ Tensor mm(const Tensor& self, const Tensor& mat2);
 /// before ONE gemm call with beta (ATen's addmm_impl_cpu_).
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
              Scalar beta = Scalar::from_int(1), Scalar alpha = Scalar::from_int(1));
-/// (b, n, m) @ (b, m, p) -> (b, n, p) (ATen's bmm_out_or_baddbmm_).
-Tensor bmm(const Tensor& self, const Tensor& mat2);
-/// (n, m) @ (m,) -> (n,) through gemv (ATen's addmv with beta 0).
-Tensor mv(const Tensor& self, const Tensor& vec);
-/// (n,) . (n,) -> 0-dim (ATen's dot).
-Tensor dot(const Tensor& self, const Tensor& other);
-/// The unrecorded kernels of bmm / mv / dot (the recorded ops above call them).
-Tensor bmm_impl(const Tensor& self, const Tensor& mat2);
-Tensor mv_impl(const Tensor& self, const Tensor& vec);
-Tensor dot_impl(const Tensor& self, const Tensor& other);
+// bmm(self, mat2): (b, n, m) @ (b, m, p) -> (b, n, p) (ATen's bmm_out_or_baddbmm_); mv(self, vec): (n, m) @ (m,)
+// through gemv (ATen's addmv with beta 0); dot(self, tensor): (n,) . (n,) -> 0-dim. They are op rows
+// (csrc/op_rows.toml), declared in densecore/generated/ops.h; their forwards impl::bmm/mv/dot are in linalg.cpp.
 /// torch.matmul: 1-D/2-D/N-D dispatch, folding into mm when possible, batched through bmm.
 Tensor matmul(const Tensor& a, const Tensor& b);
 /// F.linear: input @ weight.T + bias; fused into addmm for 2-D input or a contiguous input with a

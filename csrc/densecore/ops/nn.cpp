@@ -222,26 +222,20 @@ Tensor layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape
 
 // ---- gelu ----------------------------------------------------------------------------------------
 
-Tensor gelu(const Tensor& x, std::string_view approximate) {
+// gelu is an op row (csrc/op_rows.toml): this is its forward.
+Tensor impl::gelu(const Tensor& x, std::string_view approximate) {
   const bool tanh = gelu_is_tanh(approximate);
   check_float_kernel(x.dtype(), "GeluKernelImpl");
-  OpRecord<Op::Gelu> rec({x});
-  Tensor out;
   if (use_onednn_gelu(x, tanh)) {
-    out = empty(x.sizes(), x.dtype());
+    Tensor out = empty(x.sizes(), x.dtype());
     onednn::gelu_forward(x.data<float>(), out.data<float>(), x.numel());
-  } else {
-    IterConfig c;  // build_borrowing_unary_op
-    const Tensor in[] = {x};
-    TensorIter iter(c, Tensor(), in);
-    gelu_stub(iter, tanh);
-    out = iter.output();
+    return out;
   }
-  if (rec.active()) {
-    rec.saved().self = x;
-    rec.saved().approximate_tanh = tanh;
-  }
-  return rec.finish(out);
+  IterConfig c;  // build_borrowing_unary_op
+  const Tensor in[] = {x};
+  TensorIter iter(c, Tensor(), in);
+  gelu_stub(iter, tanh);
+  return iter.output();
 }
 
 Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view approximate) {

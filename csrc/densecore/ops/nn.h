@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
@@ -32,8 +33,8 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(const Tensor& grad
 Tensor layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps);
 
+// gelu(self, approximate = "none") is an op row (csrc/op_rows.toml), declared in densecore/generated/ops.h.
 /// approximate: "none" or "tanh".
-Tensor gelu(const Tensor& x, std::string_view approximate = "none");
 Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view approximate = "none");
 
 /// _dropout_impl (CPU): input itself when p == 0, !train or empty; else input * noise with
