@@ -102,7 +102,7 @@ nb::object tolist_at(const Tensor& t, int64_t dim, int64_t offset) {
   return out;
 }
 
-nb::object item(const Tensor& t) {
+nb::object py_item(const Tensor& t) {
   dc::check(t.numel() == 1, "a Tensor with {} elements cannot be converted to Scalar", t.numel());
   const char* base = static_cast<const char*>(t.storage()->data());
   return element_to_py(base + t.storage_offset() * int64_t(t.itemsize()), t.dtype());
@@ -445,28 +445,28 @@ void bind_conversion_methods(TensorClass& cls) {
 }
 
 void bind_python_conversions(TensorClass& cls) {
-  cls.def("item", &item)
+  cls.def("item", &py_item)
       .def("tolist", [](const Tensor& t) { return tolist_at(t, 0, t.storage_offset()); })
       .def("__float__", [](const Tensor& t) {
         check_one_element(t);
-        return nb::float_(item(t));
+        return nb::float_(py_item(t));
       })
       .def("__int__", [](const Tensor& t) {
         check_one_element(t);
-        return nb::steal(PyNumber_Long(item(t).ptr()));
+        return nb::steal(PyNumber_Long(py_item(t).ptr()));
       })
       .def("__bool__", [](const Tensor& t) {
         dc::check(t.numel() != 0, "Boolean value of Tensor with no values is ambiguous");
         dc::check(t.numel() == 1, "Boolean value of Tensor with more than one value is ambiguous");
-        return PyObject_IsTrue(item(t).ptr()) == 1;
+        return PyObject_IsTrue(py_item(t).ptr()) == 1;
       })
       .def("__index__", [](const Tensor& t) {
         if (!dc::is_integral(t.dtype(), /*include_bool=*/true) || t.numel() != 1)
           throw nb::type_error("only integer tensors of a single element can be converted to an index");
-        return item(t);
+        return py_item(t);
       })
       .def("__format__", [](nb::pointer_and_handle<Tensor> self, const std::string& spec) -> nb::object {
-        if (self.p->dim() == 0) return item(*self.p).attr("__format__")(spec);
+        if (self.p->dim() == 0) return py_item(*self.p).attr("__format__")(spec);
         if (spec.empty()) return nb::str(self.h);
         throw nb::type_error("unsupported format string passed to Tensor.__format__");
       })

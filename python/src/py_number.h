@@ -9,7 +9,9 @@
 #include "bindings.h"
 #include "densecore/core/error.h"
 #include "densecore/core/scalar.h"
+#include "densecore/autograd/node.h"
 #include "densecore/ops/elementwise.h"
+#include "densecore/ops/index.h"
 
 namespace py_number {
 
@@ -71,9 +73,12 @@ inline std::optional<dc::Scalar> try_scalar(nb::handle h) {
   return scalar(h);
 }
 
-/// A Scalar argument: TypeError naming the function and argument when h is not a number.
+/// A Scalar argument: a number, or a 0-dim tensor that does not require grad (torch's parser takes those for a
+/// Scalar, FunctionParameter::check); TypeError naming the function and argument for anything else.
 inline dc::Scalar to_scalar(nb::handle h, const char* fn, const char* arg, int pos = 0) {
   if (auto s = try_scalar(h)) return *s;
+  dc::Tensor* t = nullptr;
+  if (nb::try_cast<dc::Tensor*>(h, t) && t != nullptr && t->dim() == 0 && !dc::requires_grad(*t)) return dc::item(*t);
   throw dc::TypeError(dc::format("{}(): argument {} must be Number, not {}", fn, arg_label(arg, pos),
                                  Py_TYPE(h.ptr())->tp_name));
 }

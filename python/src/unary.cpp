@@ -70,23 +70,6 @@ void bind_pointwise(nb::module_& m, TensorClass& cls) {
     lerp(self, e, w, self);
     return nb::borrow(s);
   }, nb::arg("end"), nb::arg("weight"));
-  using Ternary = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
-  for (const auto& [name, fn] : {std::pair<const char*, Ternary>{"addcmul", &dc::addcmul}, {"addcdiv", &dc::addcdiv}}) {
-    const Ternary f = fn;
-    const std::string n = name;
-    m.def(name, [f, n](const Tensor& s, const Tensor& a, const Tensor& b, nb::handle v, nb::handle out) {
-      return result_or_out(f(s, a, b, py_scalar(v, n.c_str(), "value"), out_arg(out)), out);
-    }, nb::arg("input"), nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1,
-       nb::arg("out") = nb::none());
-    cls.def(name, [f, n](const Tensor& s, const Tensor& a, const Tensor& b, nb::handle v) {
-      return f(s, a, b, py_scalar(v, n.c_str(), "value"), Tensor());
-    }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
-    cls.def((n + "_").c_str(), [f, n](nb::handle s, const Tensor& a, const Tensor& b, nb::handle v) {
-      Tensor& self = nb::cast<Tensor&>(s);
-      f(self, a, b, py_scalar(v, n.c_str(), "value"), self);
-      return nb::borrow(s);
-    }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = 1);
-  }
 }
 
 double ord_arg(nb::handle ord) {

@@ -119,7 +119,11 @@ BAD = {
     "derivative-of-a-non-tensor": (
         GOOD.replace("Tensor self)", "Tensor self, Scalar s=1)").replace("self = ", "s = "), "not a tensor input"),
     "unknown-field": (GOOD + 'saved = ["self"]\n', "unknown fields ['saved']"),
-    "unknown-front": (GOOD.replace('"unary"', '"ternary"'), "front must be one of"),
+    "unknown-front": (GOOD.replace('"unary"', '"quaternary"'), "front must be one of"),
+    "ternary-with-dtype-rule": (GOOD.replace('"unary"', '"ternary"'), "a ternary row has no dtype_rule"),
+    "ternary-with-two-tensors": (
+        GOOD.replace('"unary"', '"ternary"').replace('dtype_rule = "same"\n', "").replace("Tensor self)", "Tensor self, Tensor b)"),
+        "a ternary row starts with 3 Tensor argument(s)"),
     "unary-without-dtype-rule": (GOOD.replace('dtype_rule = "same"\n', ""), "needs dtype_rule"),
     "unknown-dtypes": (GOOD.replace('"floating"', '"integral"'), "dtypes must be one of"),
     "unknown-python-form": (GOOD.replace('["function"]', '["functional"]'), "python forms are"),

@@ -1,6 +1,6 @@
 """The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
-logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, and the composite bmm, mv, dot, tril,
-triu, gelu), against live torch.
+logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
+and the composite bmm, mv, dot, tril, triu, gelu), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -294,12 +294,47 @@ COMPOSITE = {
 }
 
 
+# The optimizer's pointwise rows (values: test_unary.py): torch's dtype errors, the save guard (addcmul saves each
+# tensor only for the other's gradient; addcdiv saves tensor2 for both), Scalar values given as 0-dim tensors.
+TERNARY_EDITS = {"tensor1": "t1", "tensor2": "t2"}
+POINTWISE = {
+    **{f"{op}-{edited}-edited-{grads}": oracle.may_raise(
+        RuntimeError,
+        f"s = torch.randn(37, requires_grad=True); l1 = torch.randn(37).requires_grad_({grads != 'tensor2'}); "
+        f"l2 = (torch.rand(37) + 1).requires_grad_({grads != 'tensor1'}); t1 = l1 * 1; t2 = l2 * 1; "
+        f"y = torch.{op}(s, t1, t2, value=-0.5); {TERNARY_EDITS[edited]}.add_(1); y.sum().backward(); "
+        "out = [y, s.grad, l1.grad, l2.grad, grad_fn_name(y)]",
+    ) for op in ("addcmul", "addcdiv") for edited in TERNARY_EDITS for grads in ("tensor1", "tensor2", "both")},
+    "addcmul-bool": oracle.raises(NotImplementedError, "t = torch.ones(3, dtype=torch.bool); out = torch.addcmul(t, t, t)"),
+    "addcmul-int": "t = torch.arange(5); out = [torch.addcmul(t, t, t, value=3), t.addcmul(t, t * 2)]",
+    "addcdiv-ints": oracle.raises(RuntimeError, "t = torch.arange(5); out = torch.addcdiv(t.float(), t, t)"),
+    "addcdiv-int-self": "t = torch.arange(1, 6); out = torch.addcdiv(t, t.float(), t, value=2)",
+    "lerp-int": oracle.raises(NotImplementedError, "t = torch.arange(5); out = torch.lerp(t, t, 0.5)"),
+    "lerp-dtypes": oracle.raises(RuntimeError, "out = torch.lerp(torch.randn(3), torch.randn(3).double(), 0.5)"),
+    "lerp-backward": (
+        "a = torch.randn(37, requires_grad=True); b = torch.randn(37, requires_grad=True); y = torch.lerp(a, b, 0.3); "
+        "y.backward(torch.randn(37)); out = [y, a.grad, b.grad, grad_fn_name(y)]"
+    ),
+    "value-as-tensor": (
+        "s = torch.randn(37); t1 = torch.randn(37); t2 = torch.rand(37) + 1; v = torch.tensor(-0.25); o = torch.empty(37); "
+        "r = torch.addcdiv(s, t1, t2, value=v, out=o); c = s.clone(); c.addcmul_(t1, t2, value=torch.tensor(3)); "
+        "out = [torch.addcmul(s, t1, t2, value=v), o, r is o, c, torch.add(s, t1, alpha=torch.tensor(2.0))]"
+    ),
+    "value-as-grad-tensor": oracle.raises(
+        TypeError, "t = torch.randn(3); out = torch.addcmul(t, t, t, value=torch.tensor(2.0, requires_grad=True))",
+        message=r"addcmul\(\).*"),  # torch lists its overloads; DenseCore names the argument
+    "value-positional": oracle.raises(TypeError, "t = torch.randn(3); out = torch.addcmul(t, t, t, 2)",
+                                      message=r"addcmul\(\).*"),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
-        "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE}
+        "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
+        "pointwise": POINTWISE}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

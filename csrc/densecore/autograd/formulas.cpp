@@ -83,16 +83,6 @@ Grads formula(const Ctx<op>& c) = delete;
 // clang-format off
 // ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
 template <> Grads formula<Op::Pow>(const Ctx<Op::Pow>& c) { return {pow_backward(c.g, c.get(c.s.self), c.s.exponent)}; }
-template <> Grads formula<Op::Lerp>(const Ctx<Op::Lerp>& c) {  // grad * (1 - weight), grad * weight
-  return {c.need(0) ? mul(c.g, W(Scalar::from_double(1 - c.s.weight.to_double()))) : Tensor(),
-          c.need(1) ? mul(c.g, W(c.s.weight)) : Tensor()}; }
-template <> Grads formula<Op::Addcmul>(const Ctx<Op::Addcmul>& c) {  // grad * (tensor2 * value), grad * (tensor1 * value)
-  return {c.g, c.need(1) ? mul(c.g, mul(c.get(c.s.tensor2), W(c.s.value))) : Tensor(),
-          c.need(2) ? mul(c.g, mul(c.get(c.s.tensor1), W(c.s.value))) : Tensor()}; }
-template <> Grads formula<Op::Addcdiv>(const Ctx<Op::Addcdiv>& c) {  // value / t2 is full_like(t2, value).div_(t2) (TensorOperators.h)
-  const Tensor tensor2 = c.get(c.s.tensor2);
-  return {c.g, c.need(1) ? mul(c.g, div(full_like(tensor2, c.s.value), tensor2)) : Tensor(),
-          c.need(2) ? mul(neg(c.g), div(mul(c.get(c.s.tensor1), W(c.s.value)), mul(tensor2, tensor2))) : Tensor()}; }
 template <> Grads formula<Op::ScaledDotProductFlashAttentionForCpu>(
     const Ctx<Op::ScaledDotProductFlashAttentionForCpu>& c) {  // the flash backward kernel
   auto [gq, gk, gv] = scaled_dot_product_flash_attention_for_cpu_backward(c.g, c.get(c.s.query), c.get(c.s.key),

@@ -8,9 +8,6 @@
 
 #define DC_DIFFERENTIABLE_OPS(X) \
   X(Pow)                         \
-  X(Lerp)                        \
-  X(Addcmul)                     \
-  X(Addcdiv)                     \
   X(ScaledDotProductFlashAttentionForCpu) \
   X(Embedding)                   \
   X(NativeLayerNorm)             \

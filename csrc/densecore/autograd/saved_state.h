@@ -76,13 +76,6 @@ template <> struct Saved<Op::Where> {
 template <> struct Saved<Op::Pow> : SavedSelf {
   Scalar exponent = Scalar::from_int(1);
 };
-template <> struct Saved<Op::Lerp> : NoTensorsSaved { Scalar weight = Scalar::from_int(0); };
-template <> struct Saved<Op::Addcmul> {
-  SavedVariable tensor1, tensor2;
-  Scalar value = Scalar::from_int(1);
-  auto variables() { return std::tie(tensor1, tensor2); }
-};
-template <> struct Saved<Op::Addcdiv> : Saved<Op::Addcmul> {};
 
 // ---- nn, losses, attention (ops/nn.cpp, loss.cpp, attention.cpp) ----------------------------------
 

@@ -1,6 +1,5 @@
-// Front ends of lerp / addcmul / addcdiv (Lerp.cpp, PointwiseOps.cpp: build_ternary_op-style
-// iterators) and linalg.vector_norm (LinearAlgebra.cpp linalg_vector_norm_out): checks, promotion,
-// output, then the stubs of kernels/stubs/math_stubs.h; autograd rows Lerp / Addcmul / Addcdiv.
+// The front end of linalg.vector_norm (LinearAlgebra.cpp linalg_vector_norm_out): checks, promotion, output,
+// then the norm stub of kernels/stubs/math_stubs.h.
 #include "densecore/ops/pointwise.h"
 
 #include <cmath>
@@ -19,39 +18,7 @@
 
 namespace dc {
 
-Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight, const Tensor& out) {
-  check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", type_meta_name(self.dtype()),
-        type_meta_name(end.dtype()));
-  auto rec = record_with_out<Op::Lerp>("lerp", {self, end}, out);
-  if (rec.active()) rec.saved().weight = weight;
-  return rec.finish(run_iter(binary_op_config() /* build_ternary_op */, out, {self, end}, [&](TensorIter& it) { lerp_scalar_stub(it, weight); }));
-}
-
-Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
-  auto rec = record_with_out<Op::Addcmul>("addcmul", {self, t1, t2}, out);
-  if (rec.active()) {
-    rec.saved().value = value;
-    rec.saved().tensor1 = t1;
-    rec.saved().tensor2 = t2;
-  }
-  return rec.finish(run_iter(binary_op_config() /* build_ternary_op */, out, {self, t1, t2}, [&](TensorIter& it) { addcmul_stub(it, value); }));
-}
-
-Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
-  check(!(is_integral(t1.dtype(), true) && is_integral(t2.dtype(), true)),
-        "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
-        "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
-        "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
-        "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
-        "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
-  auto rec = record_with_out<Op::Addcdiv>("addcdiv", {self, t1, t2}, out);
-  if (rec.active()) {
-    rec.saved().value = value;
-    rec.saved().tensor1 = t1;
-    rec.saved().tensor2 = t2;
-  }
-  return rec.finish(run_iter(binary_op_config() /* build_ternary_op */, out, {self, t1, t2}, [&](TensorIter& it) { addcdiv_stub(it, value); }));
-}
+// lerp (scalar weight), addcmul and addcdiv are op rows (csrc/op_rows.toml).
 
 namespace {
 

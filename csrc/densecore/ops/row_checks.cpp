@@ -1,4 +1,4 @@
-// The rows' argument checks (ops/row_checks.h), with ATen's messages (native/BinaryOps.h, UnaryOps.cpp, Activation.cpp).
+// The rows' argument checks (ops/row_checks.h), with ATen's messages (native/BinaryOps.h, UnaryOps.cpp, Activation.cpp, Lerp.cpp, PointwiseOps.cpp).
 #include "densecore/ops/row_checks.h"
 
 #include "densecore/core/error.h"
@@ -19,6 +19,20 @@ void neg_check(const Tensor& self) {
 
 void relu_check(const Tensor& self) {
   check<NotImplementedError>(self.dtype() != DType::Bool, "Boolean inputs not supported for relu");
+}
+
+void lerp_check(const Tensor& self, const Tensor& end) {
+  check(self.dtype() == end.dtype(), "expected dtype {} for `end` but got dtype {}", type_meta_name(self.dtype()),
+        type_meta_name(end.dtype()));
+}
+
+void addcdiv_check(const Tensor& tensor1, const Tensor& tensor2) {
+  check(!(is_integral(tensor1.dtype(), true) && is_integral(tensor2.dtype(), true)),
+        "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
+        "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+        "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+        "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
+        "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
 }
 
 void sub_check(const Tensor& self, const Tensor& other) {

@@ -13,6 +13,10 @@ void alpha_check(DType dtype, const Scalar& alpha);
 void neg_check(const Tensor& self);
 /// relu: torch refuses a bool tensor (NotImplementedError) before clamp_min's dtype check.
 void relu_check(const Tensor& self);
+/// lerp: self and end share a dtype (Lerp.cpp lerp_Scalar meta).
+void lerp_check(const Tensor& self, const Tensor& end);
+/// addcdiv: torch refuses integer tensor1 and tensor2 together (PointwiseOps.cpp addcdiv meta).
+void addcdiv_check(const Tensor& tensor1, const Tensor& tensor2);
 /// sub: torch refuses bool operands (NotImplementedError), pointing at `^` and `~`.
 void sub_check(const Tensor& self, const Tensor& other);
 

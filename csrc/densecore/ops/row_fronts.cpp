@@ -34,4 +34,10 @@ Tensor binary_front(std::string_view name, BinaryDtype rule, DtypeSet dtypes, co
   return run(name, dtypes, rule == BinaryDtype::Float ? float_op_config() : binary_op_config(), out, ins, kernel);
 }
 
+Tensor ternary_front(std::string_view name, DtypeSet dtypes, const Tensor& a, const Tensor& b, const Tensor& c,
+                     const Tensor& out, const RowKernel& kernel) {
+  const Tensor ins[3] = {a, b, c};
+  return run(name, dtypes, binary_op_config(), out, ins, kernel);
+}
+
 }  // namespace dc

@@ -1,4 +1,4 @@
-// The front ends a generated op (csrc/op_rows.toml, front = unary | binary) runs between its recording and
+// The front ends a generated op (csrc/op_rows.toml, front = unary | binary | ternary) runs between its recording and
 // its kernel: torch's TensorIterator builders for the op family, the row's dtype check, the out= version
 // bump. The generated ops.cpp calls them; a new front kind is added here and in tools/gen_op_rows.py.
 // run_iter, the step they end with, is also the hand-written iterator ops' (elementwise, pointwise).
@@ -45,5 +45,8 @@ Tensor unary_front(std::string_view name, UnaryDtype rule, DtypeSet dtypes, cons
 /// torch.<name>(a, b, out=) over build_borrowing_binary_op or build_borrowing_binary_float_op.
 Tensor binary_front(std::string_view name, BinaryDtype rule, DtypeSet dtypes, const Tensor& a, const Tensor& b,
                     const Tensor& out, const RowKernel& kernel);
+/// torch.<name>(a, b, c, out=) over build_ternary_op (the three inputs promote as a binary op's two do).
+Tensor ternary_front(std::string_view name, DtypeSet dtypes, const Tensor& a, const Tensor& b, const Tensor& c,
+                     const Tensor& out, const RowKernel& kernel);
 
 }  // namespace dc

@@ -5,7 +5,7 @@
 
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/iter/loops.h"
-#include "densecore/kernels/stubs/math_stubs.h"
+#include "densecore/generated/stubs.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
@@ -89,7 +89,7 @@ void addcdiv_kernel(TensorIter& iter, const Scalar& value) {
 }  // namespace
 }  // namespace DC_CPU_CAPABILITY
 
-DC_REGISTER_DISPATCH(lerp_scalar_stub, &lerp_scalar_kernel);
+DC_REGISTER_DISPATCH(lerp_stub, &lerp_scalar_kernel);
 DC_REGISTER_DISPATCH(addcmul_stub, &addcmul_kernel);
 DC_REGISTER_DISPATCH(addcdiv_stub, &addcdiv_kernel);
 

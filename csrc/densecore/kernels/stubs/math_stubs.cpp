@@ -4,9 +4,6 @@
 namespace dc {
 
 DC_DEFINE_DISPATCH(MathIterScalarFn, pow_tensor_scalar_stub);
-DC_DEFINE_DISPATCH(MathIterScalarFn, lerp_scalar_stub);
-DC_DEFINE_DISPATCH(MathIterScalarFn, addcmul_stub);
-DC_DEFINE_DISPATCH(MathIterScalarFn, addcdiv_stub);
 DC_DEFINE_DISPATCH(NormFn, norm_stub);
 
 }  // namespace dc
