@@ -195,3 +195,18 @@ def test_bad_inputs_raise_like_torch():
     cases["arange-bool"] = oracle.raises(NotImplementedError, "torch.arange(5, dtype=torch.bool)")
     cases["linspace-bool"] = oracle.raises(NotImplementedError, "torch.linspace(0, 1, 5, dtype=torch.bool)")
     oracle.assert_cases_equal(cases)
+
+
+@pytest.mark.oracle
+def test_a_factory_tensor_starts_at_version_0():
+    # torch's factories fill below the version counter: a new tensor is at version 0 whatever filled it, so a
+    # later in-place edit reports version 1 (the message of a broken backward names it).
+    factories = ["torch.randn(5)", "torch.rand(5)", "torch.randint(0, 5, (5,))", "torch.ones(5)", "torch.zeros(5)",
+                 "torch.full((5,), 2.0)", "torch.ones_like(torch.ones(2))", "torch.full_like(torch.ones(2), 3)",
+                 "torch.normal(0.0, 1.0, (3,))", "torch.arange(5)", "torch.eye(3)", "torch.empty(3)"]
+    cases = {"versions": "out = [" + ", ".join(f"{f}._version" for f in factories) + "]",
+             "view-of-filled": "t = torch.ones(4); v = t[1:]; t.fill_(2); out = [t._version, v._version]",
+             "edited-after": oracle.raises(
+                 RuntimeError, "a = torch.randn(5, requires_grad=True); b = torch.randn(5); y = (a * b).sum(); "
+                               "b.add_(1); y.backward()")}
+    oracle.assert_cases_equal(cases)

@@ -88,6 +88,13 @@ class Tensor {
   bool is_non_overlapping_and_dense() const;
   int64_t version() const { return impl_->version->version.load(std::memory_order_relaxed); }
   void bump_version() const { impl_->version->version.fetch_add(1, std::memory_order_relaxed); }
+  /// A factory's new tensor, filled by in-place ops no one else saw: its version restarts at 0, as torch's
+  /// factories fill below the version counter (torch.randn(3)._version == 0). Only while this handle is the
+  /// tensor's one owner; otherwise the version stays.
+  void restart_version_of_new_tensor() const {
+    if (impl_.use_count() == 1 && impl_->version.use_count() == 1)
+      impl_->version->version.store(0, std::memory_order_relaxed);
+  }
 
  private:
   std::shared_ptr<TensorImpl> impl_;

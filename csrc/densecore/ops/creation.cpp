@@ -141,6 +141,7 @@ Tensor ones(std::span<const int64_t> sizes, DType dtype) {
 Tensor full(std::span<const int64_t> sizes, const Scalar& value, DType dtype) {
   Tensor t = empty(sizes, dtype);
   fill_(t, value);
+  t.restart_version_of_new_tensor();
   return t;
 }
 
@@ -164,6 +165,7 @@ Tensor ones_like(const Tensor& t, std::optional<DType> dtype) { return full_like
 Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype) {
   Tensor out = empty_like(t, dtype);
   fill_(out, value);
+  out.restart_version_of_new_tensor();
   return out;
 }
 

@@ -267,12 +267,14 @@ Tensor bernoulli(const Tensor& self, double p, const Generator& gen) {
 Tensor rand(std::span<const int64_t> sizes, DType dtype, const Generator& gen) {
   Tensor out = empty(sizes, dtype);
   uniform_(out, 0, 1, gen);
+  out.restart_version_of_new_tensor();
   return out;
 }
 
 Tensor randn(std::span<const int64_t> sizes, DType dtype, const Generator& gen) {
   Tensor out = empty(sizes, dtype);
   normal_(out, 0, 1, gen);
+  out.restart_version_of_new_tensor();
   return out;
 }
 
@@ -280,6 +282,7 @@ Tensor randint(int64_t low, int64_t high, std::span<const int64_t> sizes, DType 
                const Generator& gen) {
   Tensor out = empty(sizes, dtype);
   random_(out, low, high, gen);
+  out.restart_version_of_new_tensor();
   return out;
 }
 
@@ -288,6 +291,7 @@ Tensor normal(double mean, double std, std::span<const int64_t> sizes, DType dty
   check(std >= 0.0, "normal expects std >= 0.0, but found std {}", std);
   Tensor out = empty(sizes, dtype);
   normal_(out, mean, std, gen);
+  out.restart_version_of_new_tensor();
   return out;
 }
 
