@@ -1,6 +1,6 @@
 """The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
 logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
-and the composite bmm, mv, dot, tril, triu, gelu), against live torch.
+and the composite bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -328,13 +328,45 @@ POINTWISE = {
 }
 
 
+# softmax and log_softmax (rows _softmax, _log_softmax; values: test_softmax.py) and mse_loss: the graph torch
+# builds (softmax with dtype= converts first: ToCopyBackward0 under SoftmaxBackward0) and what each saves.
+def _chain(y):
+    return f"[{y}.grad_fn.name()] + [f.name() if f is not None else None for f, _ in {y}.grad_fn.next_functions]"
+
+
+SOFTMAX_LOSS = {
+    **{f"{fn}-dtype-graph": (
+        f"x = torch.randn(4, 37, requires_grad=True); y = torch.nn.functional.{fn}(x, 1, dtype=torch.float64); "
+        f"y.backward(torch.randn(4, 37, dtype=torch.float64)); out = [y, x.grad, {_chain('y')}]"
+    ) for fn in ("softmax", "log_softmax")},
+    **{f"{fn}-same-dtype-graph": (
+        f"x = torch.randn(4, 37, requires_grad=True); y = torch.{fn}(x, 0, dtype=torch.float32); "
+        f"y.backward(torch.randn(4, 37)); out = [y, x.grad, {_chain('y')}]"
+    ) for fn in ("softmax", "log_softmax")},
+    "softmax-result-edited": oracle.raises(
+        RuntimeError, "x = torch.randn(5, requires_grad=True); y = x.softmax(0); y.mul_(2); y.sum().backward()"),
+    "log-softmax-input-edited": (
+        "x = torch.randn(5, requires_grad=True); a = x * 1; y = a.log_softmax(0); a.mul_(2); "
+        "y.backward(torch.randn(5)); out = [y, x.grad]"
+    ),
+    **{f"mse-{reduction}-backward": (
+        "a = torch.randn(37, requires_grad=True); b = torch.randn(37, requires_grad=True); "
+        f"y = torch.nn.functional.mse_loss(a, b, reduction='{reduction}'); y.backward(torch.ones_like(y)); "
+        f"out = [y, a.grad, b.grad, {_chain('y')}]"
+    ) for reduction in ("mean", "sum", "none")},
+    "mse-target-edited": oracle.raises(
+        RuntimeError, "a = torch.randn(5, requires_grad=True); b = torch.randn(5); y = torch.nn.functional.mse_loss(a, b); "
+                      "b.add_(1); y.backward()"),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
-        "pointwise": POINTWISE}
+        "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -100,18 +100,9 @@ template <> Grads formula<Op::Sum>(const Ctx<Op::Sum>& c) {  // SumBackward0/1: 
   return {sum_backward(c.g, c.s.self_sizes, c.s.dim, c.s.keepdim)}; }
 template <> Grads formula<Op::Mean>(const Ctx<Op::Mean>& c) {  // MeanBackward0/1: mean_backward(grad, sizes, dim, numel, keepdim)
   return {mean_backward(c.g, c.s.self_sizes, c.s.dim, c.s.keepdim)}; }
-template <> Grads formula<Op::Softmax>(const Ctx<Op::Softmax>& c) {  // _softmax_backward_data(grad, result, dim, self.scalar_type())
-  const Tensor result = c.get(c.s.result);
-  return {softmax_backward_data(c.g, result, c.s.dim, result.dtype())}; }
-template <> Grads formula<Op::LogSoftmax>(const Ctx<Op::LogSoftmax>& c) {  // _log_softmax_backward_data(grad, result, dim, ...)
-  const Tensor result = c.get(c.s.result);
-  return {log_softmax_backward_data(c.g, result, c.s.dim, result.dtype())}; }
 template <> Grads formula<Op::NllLoss>(const Ctx<Op::NllLoss>& c) {  // nll_loss_backward(grad, self, target, weight, ..., total_weight)
   return {nll_loss_backward(c.g, c.get(c.s.self), c.get(c.s.target), c.get(c.s.weight), c.s.reduction,
                             c.s.ignore_index, c.get(c.s.total_weight))}; }
-template <> Grads formula<Op::MseLoss>(const Ctx<Op::MseLoss>& c) {  // mse_loss_backward(grad, self, target) / (grad, target, self)
-  return {c.need(0) ? mse_loss_backward(c.g, c.get(c.s.self), c.get(c.s.target), c.s.reduction) : Tensor(),
-          c.need(1) ? mse_loss_backward(c.g, c.get(c.s.target), c.get(c.s.self), c.s.reduction) : Tensor()}; }
 // ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
 // copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
 template <> Grads formula<Op::View>(const Ctx<Op::View>& c) { return {reshape(c.g, c.s.self_sizes)}; }  // grad.reshape(self.sizes())

@@ -13,10 +13,7 @@
   X(NativeLayerNorm)             \
   X(Sum)                         \
   X(Mean)                        \
-  X(Softmax)                     \
-  X(LogSoftmax)                  \
   X(NllLoss)                     \
-  X(MseLoss)                     \
   X(View)                        \
   X(UnsafeView)                  \
   X(Alias)                       \

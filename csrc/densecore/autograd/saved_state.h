@@ -98,20 +98,11 @@ template <> struct Saved<Op::NativeLayerNorm> {
   Shape normalized_shape;
   auto variables() { return std::tie(input, weight, bias, mean, rstd); }
 };
-template <> struct Saved<Op::Softmax> : SavedResult {
-  int64_t dim = 0;
-};
-template <> struct Saved<Op::LogSoftmax> : Saved<Op::Softmax> {};
 template <> struct Saved<Op::NllLoss> {
   SavedVariable self, target, weight, total_weight;
   int64_t reduction = 0;
   int64_t ignore_index = 0;
   auto variables() { return std::tie(self, target, weight, total_weight); }
-};
-template <> struct Saved<Op::MseLoss> {
-  SavedVariable self, target;
-  int64_t reduction = 0;
-  auto variables() { return std::tie(self, target); }
 };
 
 // ---- reductions and selection (ops/reduce.cpp, sort.cpp, pointwise.cpp's vector_norm) -------------

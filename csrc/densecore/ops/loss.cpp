@@ -174,18 +174,12 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
   return nll_loss_nd(log_softmax(self, class_dim, self.dtype()), target, weight, reduction, ignore_index);
 }
 
-Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+// mse_loss is an op row (csrc/op_rows.toml): this is its forward.
+Tensor impl::mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   const Reduction r = to_reduction(reduction);
-  OpRecord<Op::MseLoss> rec({self, target});
   const Tensor d = sub(self, target, Scalar::from_int(1));
   const Tensor loss = mul(d, d);  // mse_kernel: diff * diff
-  Tensor out = r == Reduction::None ? loss : r == Reduction::Mean ? mean(loss) : sum(loss);
-  if (rec.active()) {
-    rec.saved().reduction = reduction;
-    rec.saved().self = self;
-    rec.saved().target = target;
-  }
-  return rec.finish(out);
+  return r == Reduction::None ? loss : r == Reduction::Mean ? mean(loss) : sum(loss);
 }
 
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction) {

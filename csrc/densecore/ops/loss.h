@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
@@ -25,8 +26,8 @@ Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const Tensor& weigh
 /// at::cross_entropy_loss with class-index targets: nll_loss_nd(log_softmax(self, class_dim), ...).
 Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight, int64_t reduction,
                      int64_t ignore_index, double label_smoothing);
-/// at::mse_loss: (self - target)^2, then mean / sum. Records MseLossBackward0.
-Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction);
+// mse_loss(self, target, reduction = Mean): (self - target)^2, then mean / sum, is an op row (csrc/op_rows.toml),
+// declared in densecore/generated/ops.h.
 /// at::mse_loss_backward: (norm * (self - target)) * grad, norm = 2/numel (mean) or 2, as float.
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
 

@@ -174,8 +174,10 @@ Tensor arg_reduce(const Tensor& t, std::optional<int64_t> dim, bool keepdim, boo
   return result;
 }
 
-Tensor softmax_impl(const Tensor& t, int64_t dim, std::optional<DType> dtype, bool log) {
-  const Tensor in = contiguous(dtype ? to_dtype(t, *dtype) : t);
+/// The forward of _softmax / _log_softmax (SoftMax.cpp host_softmax over a contiguous input).
+Tensor softmax_forward(const Tensor& t, int64_t dim, bool half_to_float, bool log) {
+  check(!half_to_float, "softmax with half to float conversion is not supported on CPU");
+  const Tensor in = contiguous(t);
   const int64_t d = wrap_dim(dim, in.dim());
   Tensor out = Tensor::empty(in.sizes(), in.dtype());
   if (in.numel() == 0) return out;
@@ -199,17 +201,10 @@ void record_reduction(OpRecord<op>& rec, const Tensor& t, std::span<const int64_
   rec.set_overload(dims.empty() ? 0 : 1);  // SumBackward1 / MeanBackward1: the dim overloads
 }
 
-/// SoftmaxBackward0 / LogSoftmaxBackward0 save the result and the dim. With dtype= the node's input
-/// is `t`; the engine casts the gradient back to t's dtype as ToCopyBackward0 would.
-template <Op op>
-Tensor record_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
-  OpRecord<op> rec({t});
-  Tensor out = softmax_impl(t, dim, dtype, /*log=*/op == Op::LogSoftmax);
-  if (rec.active()) {
-    rec.saved().dim = dim;
-    rec.saved().result = saved_output(out);
-  }
-  return rec.finish(out);
+/// torch.softmax(t, dim, dtype) on CPU (SoftMax.cpp softmax): the input converted first (a ToCopyBackward0 node
+/// when dtype differs), then the _softmax row.
+Tensor converted(const Tensor& t, std::optional<DType> dtype) {
+  return dtype && *dtype != t.dtype() ? to_dtype_copy(t, *dtype) : t;
 }
 
 
@@ -299,9 +294,16 @@ std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) { retu
 std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim<Op::MinDim>(t, dim, keepdim); }
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, true); }
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, false); }
-Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) { return record_softmax<Op::Softmax>(t, dim, dtype); }
+Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) { return _softmax(converted(t, dtype), dim, false); }
 Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
-  return record_softmax<Op::LogSoftmax>(t, dim, dtype);
+  return _log_softmax(converted(t, dtype), dim, false);
+}
+// _softmax and _log_softmax are op rows (csrc/op_rows.toml): these are their forwards.
+Tensor impl::_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmax_forward(self, dim, half_to_float, /*log=*/false);
+}
+Tensor impl::_log_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmax_forward(self, dim, half_to_float, /*log=*/true);
 }
 
 Tensor sum_to_size(const Tensor& t, std::span<const int64_t> shape) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
