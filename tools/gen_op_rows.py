@@ -61,6 +61,8 @@ class Arg:
             return {"False": "false", "True": "true"}[self.default]
         if self.type == "int" and re.fullmatch(r"-?\d+", self.default):
             return self.default
+        if self.type == "int[]" and self.default == "[]":
+            return "{}"
         if self.type == "str" and re.fullmatch(r"'\w*'", self.default):
             return '"' + self.default[1:-1] + '"'
 
@@ -69,6 +71,8 @@ class Arg:
     def py_default(self) -> str:
         if self.type in ("bool", "str"):
             return self.cpp_default()
+        if self.type == "int[]" and self.default == "[]":
+            return "nb::make_tuple()"
         return self.default
 
 
@@ -382,13 +386,16 @@ def py_parse(r: Row, a: Arg, fn: str, handle: str, name: str, pos: int) -> str:
     # wrapped 0-dim tensor (which type promotion treats as a number).
     tensor = "py_number::tensor_or_number_arg" if r.numbers_as_tensors else "tensor_arg"
     tail = f'"{fn}", "{name}", {pos})'
+    if a.type == "int[]" and a.default == "[]":
+        # torch's parser takes None for an int list whose default is empty (amax(x, dim=None): every dim).
+        return f"{handle}.is_none() ? std::vector<int64_t>{{}} : int_args::to_int_list({handle}, {tail}"
     return {"Tensor": f"{tensor}({handle}, {tail}", "Scalar": f"py_number::to_scalar({handle}, {tail}",
             "int": f"int_args::to_int({handle}, {tail}", "int[]": f"int_args::to_int_list({handle}, {tail}",
             "bool": f"bool_arg({handle}, {tail}", "str": f"str_arg({handle}, {tail}"}[a.type]
 
 
 def py_arg_spec(a: Arg, python_name: str) -> str:
-    spec = f'nb::arg("{python_name}")'
+    spec = f'nb::arg("{python_name}")' + (".none()" if a.type == "int[]" and a.default == "[]" else "")
     return spec + (f" = {a.py_default()}" if a.default is not None else "")
 
 
@@ -426,7 +433,7 @@ def gen_binding_form(r: Row, form: str, py_name: str) -> str:
     for a in shown:
         pos = 0 if a.kw_only else shown.index(a) + 1
         conv = py_parse(r, a, fn, a.name + "_h", python_name(r, a, form), pos)
-        decl = "const Tensor&" if a.is_tensor else "const auto"
+        decl = {"Tensor": "const Tensor&", "int[]": "const std::vector<int64_t>"}.get(a.type, "const auto")
         lines.append(f"    {decl} {a.name} = {conv};\n")
     with_out = form == "function" and "out" in r.python
     if with_out:

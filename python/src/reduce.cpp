@@ -63,8 +63,6 @@ Tensor mean_any(const Tensor& t, nb::handle dim, bool keepdim, Dtype dtype) {
   gil::ReleaseIf release(gil::is_long(t));
   return dc::mean(t, dims, keepdim, dtype);
 }
-Tensor amax_any(const Tensor& t, nb::handle dim, bool keepdim) { return dc::amax(t, dims_arg(dim, "amax"), keepdim); }
-Tensor amin_any(const Tensor& t, nb::handle dim, bool keepdim) { return dc::amin(t, dims_arg(dim, "amin"), keepdim); }
 Tensor argmax_any(const Tensor& t, nb::handle dim, bool keepdim) {
   return dc::argmax(t, opt_dim(dim, "argmax"), keepdim);
 }
@@ -91,8 +89,6 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
         nb::arg("dtype") = none);
   m.def("mean", &mean_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
         nb::arg("dtype") = none);
-  m.def("amax", &amax_any, nb::arg("input"), nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false);
-  m.def("amin", &amin_any, nb::arg("input"), nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false);
   m.def("max", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, true); },
         nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
   m.def("min", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, false); },
@@ -107,8 +103,6 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
   cls.def("sum", &sum_any, nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype") = none)
       .def("mean", &mean_any, nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
            nb::arg("dtype") = none)
-      .def("amax", &amax_any, nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false)
-      .def("amin", &amin_any, nb::arg("dim") = nb::make_tuple(), nb::arg("keepdim") = false)
       .def("max", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, true); },
            nb::arg("dim") = none, nb::arg("keepdim") = none)
       .def("min", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, false); },

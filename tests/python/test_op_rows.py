@@ -1,6 +1,7 @@
 """The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
 logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
-and the composite bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss), against live torch.
+and the composite bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin), against live
+torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -291,6 +292,16 @@ COMPOSITE = {
         RuntimeError, "x = torch.randn(37, requires_grad=True); a = x * 1; y = torch.nn.functional.gelu(a); "
                       "a.mul_(2); y.sum().backward()"),
     "gelu-bad-approximate": oracle.raises(RuntimeError, "out = torch.nn.functional.gelu(torch.randn(3), approximate='exact')"),
+    # amax/amin: an int list whose default is empty (None too: every dim), ties sharing the gradient evenly.
+    **{f"{op}-{name}-backward": (
+        f"x = torch.tensor([[1.0, 3.0, 3.0], [2.0, -1.0, 2.0]]).requires_grad_(); y = {call.replace('OP', op)}; "
+        "y.backward(torch.ones_like(y)); out = [y, x.grad, grad_fn_name(y)]"
+    ) for op in ("amax", "amin") for name, call in (
+        ("all", "torch.OP(x)"), ("none", "x.OP(dim=None)"), ("dim", "torch.OP(x, 1)"), ("keepdim", "x.OP((0, 1), True)"),
+        ("negative-dim", "torch.OP(x, dim=[-1], keepdim=True)"))},
+    "amax-float-dim": oracle.raises(TypeError, "out = torch.amax(torch.randn(2, 3), 1.5)"),
+    "amax-int-keepdim": oracle.raises(TypeError, "out = torch.randn(2, 3).amax(0, 1)"),
+    "amax-bad-dim": oracle.raises(IndexError, "out = torch.amax(torch.randn(2, 3), 2)"),
 }
 
 

@@ -163,10 +163,6 @@ template <> Grads formula<Op::Where>(const Ctx<Op::Where>& c) {  // where(cond, 
           c.need(1) ? where(condition, W(Scalar::from_int(0)), c.g) : Tensor()}; }
 template <> Grads formula<Op::ClampScalar>(const Ctx<Op::ClampScalar>& c) {
   return {clamp_backward(c.g, c.get(c.s.self), c.s.min, c.s.max)}; }
-template <> Grads formula<Op::Amax>(const Ctx<Op::Amax>& c) {  // scale_grad_by_count(restore_reduced_dims(grad, ...), ... == self, dim)
-  return {amax_backward(c.g, c.get(c.s.self), c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
-template <> Grads formula<Op::Amin>(const Ctx<Op::Amin>& c) {
-  return {amax_backward(c.g, c.get(c.s.self), c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
 template <> Grads formula<Op::Topk>(const Ctx<Op::Topk>& c) {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
   return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes)}; }
 // ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----

@@ -44,8 +44,6 @@
   X(ToCopy)                      \
   X(Where)                       \
   X(ClampScalar)                 \
-  X(Amax)                        \
-  X(Amin)                        \
   X(Topk)                        \
   X(MaxAll)                      \
   X(MinAll)                      \

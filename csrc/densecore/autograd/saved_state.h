@@ -112,13 +112,6 @@ template <> struct Saved<Op::Sum> : SavedSelfSizes {
   bool keepdim = false;
 };
 template <> struct Saved<Op::Mean> : Saved<Op::Sum> {};
-template <> struct Saved<Op::Amax> {
-  SavedVariable self, result;
-  std::vector<int64_t> dim;
-  bool keepdim = false;
-  auto variables() { return std::tie(self, result); }
-};
-template <> struct Saved<Op::Amin> : Saved<Op::Amax> {};
 template <> struct Saved<Op::MaxAll> {
   SavedVariable self, result;
   auto variables() { return std::tie(self, result); }

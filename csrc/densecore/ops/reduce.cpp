@@ -208,20 +208,6 @@ Tensor converted(const Tensor& t, std::optional<DType> dtype) {
 }
 
 
-/// AmaxBackward0 / AminBackward0 save self, the result, the dims and keepdim.
-template <Op op>
-Tensor record_amax_amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
-  OpRecord<op> rec({t});
-  Tensor out = amax_amin(t, dims, keepdim, /*is_max=*/op == Op::Amax);
-  if (rec.active()) {
-    rec.saved().dim.assign(dims.begin(), dims.end());
-    rec.saved().keepdim = keepdim;
-    rec.saved().self = t;
-    rec.saved().result = saved_output(out);
-  }
-  return rec.finish(out);
-}
-
 /// MaxBackward1 / MinBackward1 save self and the result.
 template <Op op>
 Tensor record_all_reduce(const Tensor& t) {
@@ -284,9 +270,12 @@ Tensor mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::o
   return rec.finish(result);
 }
 
-Tensor amax(const Tensor& t, std::span<const int64_t> dims, bool keepdim) { return record_amax_amin<Op::Amax>(t, dims, keepdim); }
-Tensor amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
-  return record_amax_amin<Op::Amin>(t, dims, keepdim);
+// amax and amin are op rows (csrc/op_rows.toml): these are their forwards.
+Tensor impl::amax(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
+  return amax_amin(self, dim, keepdim, /*is_max=*/true);
+}
+Tensor impl::amin(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
+  return amax_amin(self, dim, keepdim, /*is_max=*/false);
 }
 Tensor max(const Tensor& t) { return record_all_reduce<Op::MaxAll>(t); }
 Tensor min(const Tensor& t) { return record_all_reduce<Op::MinAll>(t); }
@@ -335,7 +324,7 @@ Tensor impl::logsumexp(const Tensor& self_in, std::span<const int64_t> dim, bool
     Tensor result = sum(exp(self), dim, keepdim);
     return log(result, result);
   }
-  Tensor maxes = amax(self, dim, /*keepdim=*/true);
+  Tensor maxes = dc::amax(self, dim, /*keepdim=*/true);
   const Tensor infinite = compare(CompareOp::Eq, abs(maxes),
                                   wrapped_scalar_tensor(Scalar::from_double(std::numeric_limits<double>::infinity())));
   maxes = masked_fill(maxes, infinite, Scalar::from_int(0));

@@ -17,8 +17,7 @@ Tensor sum(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = f
 /// sum then a true division by the number of reduced elements (float32 sum for float16/bfloat16).
 Tensor mean(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false,
             std::optional<DType> dtype = std::nullopt);
-Tensor amax(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false);
-Tensor amin(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false);
+// amax(self, dim = {}, keepdim = false) and amin are op rows (csrc/op_rows.toml), in densecore/generated/ops.h.
 /// torch.max(t) / torch.min(t): the full reduction (max_all / min_all).
 Tensor max(const Tensor& t);
 Tensor min(const Tensor& t);
