@@ -93,6 +93,7 @@ class Row:
     numbers_as_tensors: bool = False
     gil: str = "elementwise"
     saves: list[str] = field(default_factory=list)
+    saved_attrs: list[tuple[str, str]] = field(default_factory=list)  # (tensor, "sizes" | "strides")
 
     @property
     def tensors(self) -> list[Arg]:
@@ -186,9 +187,26 @@ def read_row(raw: dict) -> Row:
     tensor_names = {a.name for a in row.tensors}
     if set(row.derivative) - tensor_names:
         raise RowError(f"{name}: derivative for {sorted(set(row.derivative) - tensor_names)}, not a tensor input")
+    save_attributes(row, tensor_names)
     used = set().union(*(identifiers(e) for e in row.derivative.values())) if row.derivative else set()
     row.saves = [a.name for a in args if a.name in used] + (["result"] if "result" in used else [])
     return row
+
+
+ATTR_RE = re.compile(r"\b(\w+)\.(sizes|strides)\(\)")
+ATTR_TYPES = {"sizes": "Shape", "strides": "Strides"}
+
+
+def save_attributes(row: Row, tensor_names: set[str]) -> None:
+    """A formula that reads only a tensor's sizes or strides (mm's self.sizes()) saves those, not the tensor, as
+    torch's codegen saves self_sym_sizes: the formula is rewritten to read `self_sizes`."""
+    def rewrite(m: re.Match) -> str:
+        if m.group(1) not in tensor_names:
+            raise RowError(f"{row.name}: {m.group(0)} reads the attribute of {m.group(1)}, not a tensor input")
+        if (m.group(1), m.group(2)) not in row.saved_attrs:
+            row.saved_attrs.append((m.group(1), m.group(2)))
+        return f"{m.group(1)}_{m.group(2)}"
+    row.derivative = {k: ATTR_RE.sub(rewrite, e) for k, e in row.derivative.items()}
 
 
 def save_guard(r: Row, name: str) -> int | None:
@@ -259,6 +277,7 @@ def gen_saved_h(rows: list[Row]) -> str:
         if not r.node:
             continue
         fields = [(a.cpp_saved_type(), a.name) for a in r.args if a.name in r.saves]
+        fields += [(ATTR_TYPES[attr], f"{t}_{attr}") for t, attr in r.saved_attrs]
         if "result" in r.saves:
             fields.append(("SavedVariable", "result"))
         tensors = [n for t, n in fields if t == "SavedVariable"]
@@ -302,7 +321,7 @@ def gen_op_body(r: Row) -> str:
     saves_before = [a for a in r.args if a.name in r.saves]
     if not r.node:
         lines.append(f'  if (rec.active()) rec.saved().op_name = "{r.name}";\n')
-    elif saves_before:
+    elif saves_before or r.saved_attrs:
         lines.append("  if (rec.active()) {\n")
         for a in saves_before:
             guard = save_guard(r, a.name)
@@ -314,6 +333,8 @@ def gen_op_body(r: Row) -> str:
                 lines.append(f"    rec.saved().{a.name}.assign({a.name}.begin(), {a.name}.end());\n")
             else:
                 lines.append(f"    {cond}rec.saved().{a.name} = {a.name};\n")
+        for t, attr in r.saved_attrs:
+            lines.append(f"    rec.saved().{t}_{attr} = {t}.{attr}();\n")
         lines.append("  }\n")
     # ATen's meta checks: those that read the built iterator (`it`) run after it is built, the others first.
     after_build = [c for c in r.checks if "it" in identifiers(c)]
@@ -366,6 +387,7 @@ def gen_formulas(rows: list[Row]) -> str:
         if "grad" in used:
             out.append("  const Tensor& grad = c.g;\n")
         out.extend(formula_local(r, n) for n in r.saves)
+        out.extend(f"  const {ATTR_TYPES[attr]}& {t}_{attr} = c.s.{t}_{attr};\n" for t, attr in r.saved_attrs)
         grads = []
         for i, a in enumerate(r.tensors):
             expr = r.derivative.get(a.name)
@@ -416,8 +438,8 @@ def gil_condition(r: Row) -> str:
     """When the form lets other Python threads run during the op (torch releases the GIL around every op; for a
     tiny tensor the release would cost more than the op): python/src/gil.h's rule for the row's `gil` kind."""
     tensors = [a.name for a in r.tensors]
-    if r.gil == "product":
-        return f"gil::is_long_product({tensors[0]}, {tensors[1]})"
+    if r.gil == "product":  # the two factors: the last two tensors (addmm's mat1 and mat2)
+        return f"gil::is_long_product({tensors[-2]}, {tensors[-1]})"
     return " || ".join(f"gil::is_long({t})" for t in tensors)
 
 

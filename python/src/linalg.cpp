@@ -1,5 +1,6 @@
-// Bindings for the matmul family: torch.mm/addmm/matmul, the Tensor methods and @, and _C.linear
-// (densecore.nn.functional.linear). bmm, mv and dot are op rows (csrc/op_rows.toml), bound by bind_rows.
+// Bindings for the matmul family: torch.matmul, Tensor.matmul and @, and _C.linear
+// (densecore.nn.functional.linear). mm, addmm, bmm, mv and dot are op rows (csrc/op_rows.toml), bound by
+// bind_rows.
 #include <cstring>
 #include <optional>
 
@@ -8,20 +9,12 @@
 
 #include "bindings.h"
 #include "gil.h"
-#include "py_number.h"
 #include "dtype_caster.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/linalg.h"
 
 namespace {
 
-
-dc::Tensor addmm_py(const dc::Tensor& self, const dc::Tensor& m1, const dc::Tensor& m2,
-                    nb::handle beta, nb::handle alpha) {
-  const dc::Scalar b = py_number::to_scalar(beta, "addmm", "beta"), a = py_number::to_scalar(alpha, "addmm", "alpha");
-  gil::ReleaseIf release(gil::is_long_product(m1, m2));
-  return dc::addmm(self, m1, m2, b, a);
-}
 
 // a @ b with a non-tensor operand: NotImplemented, so Python raises torch's TypeError.
 nb::object matmul_op(const dc::Tensor& a, nb::handle b, bool reflected) {
@@ -45,10 +38,7 @@ dc::Tensor product(const dc::Tensor& a, const dc::Tensor& b) {
 }  // namespace
 
 void bind_linalg(nb::module_& m, TensorClass& cls) {
-  m.def("mm", &product<dc::mm>, nb::arg("input"), nb::arg("mat2"));
   m.def("matmul", &product<dc::matmul>, nb::arg("input"), nb::arg("other"));
-  m.def("addmm", &addmm_py, nb::arg("input"), nb::arg("mat1"), nb::arg("mat2"), nb::kw_only(),
-        nb::arg("beta") = 1, nb::arg("alpha") = 1);
   m.def(
       "linear",
       [](const dc::Tensor& input, const dc::Tensor& weight, std::optional<dc::Tensor> bias) {
@@ -58,10 +48,7 @@ void bind_linalg(nb::module_& m, TensorClass& cls) {
       nb::arg("input"), nb::arg("weight"), nb::arg("bias") = nb::none());
   // _tensor_from_bytes moved to serialization.cpp (same name).
 
-  cls.def("mm", &product<dc::mm>, nb::arg("mat2"))
-      .def("matmul", &product<dc::matmul>, nb::arg("other"))
-      .def("addmm", &addmm_py, nb::arg("mat1"), nb::arg("mat2"), nb::kw_only(),
-           nb::arg("beta") = 1, nb::arg("alpha") = 1)
+  cls.def("matmul", &product<dc::matmul>, nb::arg("other"))
       .def("__matmul__", [](const dc::Tensor& a, nb::handle b) { return matmul_op(a, b, false); })
       .def("__rmatmul__", [](const dc::Tensor& a, nb::handle b) { return matmul_op(a, b, true); });
 }

@@ -113,6 +113,31 @@ def test_an_int_argument_and_a_product_row(tmp_path):
     assert "gil::ReleaseIf release(gil::is_long_product(self, other));" in binding
 
 
+MM = '''
+[[op]]
+func = "mm(Tensor self, Tensor mat2) -> Tensor"
+front = "composite"
+python = ["function"]
+node = "Mm"
+derivative = { self = "mm_mat1_backward(grad, mat2, self.sizes(), self.strides())", mat2 = "mm_mat2_backward(grad, self, mat2.sizes(), mat2.strides())" }
+'''
+
+
+def test_a_formula_reading_sizes_saves_them_not_the_tensor(tmp_path):
+    run, out = generate(tmp_path, MM)
+    assert run.returncode == 0, run.stderr
+    gen = out / "ops/densecore/generated"
+    saved = (gen / "saved.h").read_text()
+    assert "Shape self_sizes{};" in saved and "Strides mat2_strides{};" in saved
+    body = (gen / "ops.cpp").read_text()
+    # self is read as a tensor only by mat2's formula (edge 1): guarded; its sizes are always saved.
+    assert "if (rec.should_compute_output(1)) rec.saved().self = self;" in body
+    assert "rec.saved().self_sizes = self.sizes();" in body
+    formulas = (gen / "formulas.inc").read_text()
+    assert "mm_mat1_backward(grad, mat2, self_sizes, self_strides)" in formulas
+    assert "const Shape& self_sizes = c.s.self_sizes;" in formulas
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -137,6 +162,9 @@ BAD = {
         "no dtype_rule or checks"),
     "aliases-without-python-forms": (GOOD.replace('["function"]', '[]\naliases = ["fractional"]'), "aliases name Python"),
     "product-with-one-tensor": (GOOD + 'gil = "product"\n', "gil is elementwise"),
+    "attribute-of-a-non-tensor": (
+        GOOD.replace("Tensor self)", "Tensor self, Scalar s=1)").replace('"grad"', '"mul(grad, s.sizes())"'),
+        "not a tensor input"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

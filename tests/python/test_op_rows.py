@@ -1,6 +1,6 @@
 """The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
 logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
-and the composite bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin), against live
+and the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin), against live
 torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
@@ -264,8 +264,8 @@ PYTHON_FORMS = {
 # The composite rows: their values are test_matmul.py's and test_creation.py's; here the recording. Each product
 # operand is saved only for the other's gradient (torch's save guard), which decides what a later in-place edit
 # breaks; tril/triu save nothing but the diagonal.
-PRODUCTS = {"bmm": ("torch.randn(2, 3, 4)", "torch.randn(2, 4, 5)"), "mv": ("torch.randn(3, 4)", "torch.randn(4)"),
-            "dot": ("torch.randn(37)", "torch.randn(37)")}
+PRODUCTS = {"mm": ("torch.randn(3, 4)", "torch.randn(4, 5)"), "bmm": ("torch.randn(2, 3, 4)", "torch.randn(2, 4, 5)"),
+            "mv": ("torch.randn(3, 4)", "torch.randn(4)"), "dot": ("torch.randn(37)", "torch.randn(37)")}
 COMPOSITE = {
     **{f"{op}-{which}-edited-{grads}": oracle.may_raise(
         RuntimeError,
@@ -274,7 +274,30 @@ COMPOSITE = {
         "r.sum().backward(); out = [r, la.grad, lb.grad, grad_fn_name(r)]",
     ) for op, (a, b) in PRODUCTS.items() for which in ("self", "other") for grads in ("self", "other", "both")},
     **{f"{op}-methods": f"out = [{a}.{op}({b}), torch.{op}(input={a}, **{{{repr(k)}: {b}}})]"
-       for (op, (a, b)), k in zip(PRODUCTS.items(), ("mat2", "vec", "tensor"))},
+       for (op, (a, b)), k in zip(PRODUCTS.items(), ("mat2", "mat2", "vec", "tensor"))},
+    # mm/addmm save an operand's sizes and strides, not the operand, for its own gradient: the backward's branch
+    # follows the forward strides (a transposed operand), and addmm's self is never saved.
+    **{f"addmm-{name}-backward": (
+        f"b = torch.randn({bias}, requires_grad=True); m1 = {m1}.requires_grad_(); m2 = {m2}.requires_grad_(); "
+        f"y = torch.addmm(b, m1, m2, beta={beta}, alpha={alpha}); y.backward(torch.randn(y.shape)); "
+        "out = [y, b.grad, m1.grad, m2.grad, grad_fn_name(y)]"
+    ) for name, bias, m1, m2, beta, alpha in (
+        ("plain", "5", "torch.randn(3, 4)", "torch.randn(4, 5)", 1, 1),
+        ("scaled", "3, 5", "torch.randn(3, 4)", "torch.randn(4, 5)", 0.5, -2),
+        ("transposed", "1, 5", "torch.randn(4, 3).t()", "torch.randn(5, 4).t()", 2, 1),
+        ("int-scalars", "5", "torch.randn(3, 4)", "torch.randn(5, 4).t()", 0, 3))},
+    "mm-transposed-backward": (
+        "a = torch.randn(4, 3, requires_grad=True); b = torch.randn(5, 4, requires_grad=True); y = a.t().mm(b.t()); "
+        "y.backward(torch.randn(3, 5)); out = [y, a.grad, b.grad]"
+    ),
+    "addmm-self-edited": (
+        "b = torch.randn(5, requires_grad=True); c = b * 1; m1 = torch.randn(3, 4, requires_grad=True); "
+        "y = torch.addmm(c, m1, torch.randn(4, 5)); c.add_(1); y.sum().backward(); out = [y, b.grad, m1.grad]"
+    ),
+    "addmm-method-keywords": "out = torch.randn(5).addmm(torch.randn(3, 4), torch.randn(4, 5), beta=2, alpha=torch.tensor(0.5))",
+    "addmm-positional-beta": oracle.raises(
+        TypeError, "out = torch.addmm(torch.randn(5), torch.randn(3, 4), torch.randn(4, 5), 2)", message=r"addmm\(\).*"),
+    "mm-shapes": oracle.raises(RuntimeError, "out = torch.mm(torch.randn(3, 4), torch.randn(5, 4))"),
     "dot-not-a-tensor": oracle.raises(TypeError, "out = torch.dot(torch.randn(3), [1.0, 2.0, 3.0])"),
     **{f"{op}-backward-{k}": (
         f"x = torch.randn(2, 5, 6, requires_grad=True); y = torch.{op}(x, {k}); y.backward(torch.randn(2, 5, 6)); "

@@ -48,8 +48,6 @@ struct Ctx {
 
 using Grads = std::vector<Tensor>;
 
-const Scalar kOne = Scalar::from_int(1);
-
 // maybe_multiply (FunctionsManual.cpp): the gradient itself when the scalar is 1, else g * s.
 Tensor maybe_multiply(const Tensor& g, const Scalar& s) {
   const bool is_one = s.is_floating() ? s.to_double() == 1.0 : s.to_int() == 1;
@@ -148,13 +146,6 @@ template <> Grads formula<Op::Gather>(const Ctx<Op::Gather>& c) {
   return {gather_backward(c.g, c.s.self_sizes, c.s.dim, c.get(c.s.index))}; }
 template <> Grads formula<Op::Cat>(const Ctx<Op::Cat>& c) { return cat_backward(c.g, c.s.tensors_sizes, c.s.dim); }
 template <> Grads formula<Op::Stack>(const Ctx<Op::Stack>& c) { return stack_backward(c.g, c.s.dim); }
-template <> Grads formula<Op::Mm>(const Ctx<Op::Mm>& c) {
-  return {c.need(0) ? mm_mat1_backward(c.g, c.get(c.s.mat2), c.s.mat1_sizes, c.s.mat1_strides, kOne) : Tensor(),
-          c.need(1) ? mm_mat2_backward(c.g, c.get(c.s.mat1), c.s.mat2_sizes, c.s.mat2_strides, kOne) : Tensor()}; }
-template <> Grads formula<Op::Addmm>(const Ctx<Op::Addmm>& c) {  // self: maybe_multiply(grad, beta)
-  return {c.need(0) ? maybe_multiply(c.g, c.s.beta) : Tensor(),
-          c.need(1) ? mm_mat1_backward(c.g, c.get(c.s.mat2), c.s.mat1_sizes, c.s.mat1_strides, c.s.alpha) : Tensor(),
-          c.need(2) ? mm_mat2_backward(c.g, c.get(c.s.mat1), c.s.mat2_sizes, c.s.mat2_strides, c.s.alpha) : Tensor()}; }
 template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
 template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
 template <> Grads formula<Op::Where>(const Ctx<Op::Where>& c) {  // where(cond, grad, 0), where(cond, 0, grad)

@@ -38,8 +38,6 @@
   X(Gather)                      \
   X(Cat)                         \
   X(Stack)                       \
-  X(Mm)                          \
-  X(Addmm)                       \
   X(Clone)                       \
   X(ToCopy)                      \
   X(Where)                       \

@@ -226,17 +226,6 @@ template <> struct Saved<Op::Stack> : NoTensorsSaved {
 
 // ---- matmul (ops/linalg.cpp) ----------------------------------------------------------------------
 
-/// mm and addmm: the operands and their layouts (mm_mat1_backward / mm_mat2_backward read them).
-template <> struct Saved<Op::Mm> {
-  SavedVariable mat1, mat2;
-  Shape mat1_sizes, mat2_sizes;
-  Strides mat1_strides, mat2_strides;
-  auto variables() { return std::tie(mat1, mat2); }
-};
-template <> struct Saved<Op::Addmm> : Saved<Op::Mm> {
-  Scalar alpha = Scalar::from_int(1);
-  Scalar beta = Scalar::from_int(1);
-};
 
 // ---- copies, fills, random fills (ops/copy.cpp, random.cpp, autograd/inplace.cpp) -----------------
 

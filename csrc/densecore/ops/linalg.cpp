@@ -126,20 +126,6 @@ void addmm_impl(const Tensor& result, const Tensor& self, Tensor m1, Tensor m2, 
   result.bump_version();
 }
 
-// What MmBackward0 / AddmmBackward0 keep: both operands and their forward sizes and strides
-// (mm_mat1_backward picks its branch from mat1's forward strides).
-template <Op op>
-void record_mm_operands(OpRecord<op>& rec, const Tensor& m1, const Tensor& m2) {
-  if (!rec.active()) return;
-  auto& s = rec.saved();
-  s.mat1_sizes = m1.sizes();
-  s.mat2_sizes = m2.sizes();
-  s.mat1_strides = m1.strides();
-  s.mat2_strides = m2.strides();
-  s.mat1 = m1;
-  s.mat2 = m2;
-}
-
 void check_mm_shapes(const Tensor& m1, const Tensor& m2) {
   check(m1.sizes()[1] == m2.sizes()[0], "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})",
         m1.sizes()[0], m1.sizes()[1], m2.sizes()[0], m2.sizes()[1]);
@@ -147,20 +133,19 @@ void check_mm_shapes(const Tensor& m1, const Tensor& m2) {
 
 }  // namespace
 
-Tensor mm(const Tensor& self, const Tensor& mat2) {
+// mm and addmm are op rows (csrc/op_rows.toml): these are their forwards.
+Tensor impl::mm(const Tensor& self, const Tensor& mat2) {
   check(self.dim() == 2, "self must be a matrix");
   check(mat2.dim() == 2, "mat2 must be a matrix");
   check_mm_shapes(self, mat2);
-  OpRecord<Op::Mm> rec({self, mat2});
   const Shape out_shape{self.sizes()[0], mat2.sizes()[1]};
   Tensor result = Tensor::empty(out_shape, self.dtype());
   addmm_impl(result, result, self, mat2, Scalar::from_int(0), Scalar::from_int(1));
-  record_mm_operands(rec, self, mat2);
-  return rec.finish(result);
+  return result;
 }
 
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar beta,
-             Scalar alpha) {
+Tensor impl::addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                   const Scalar& alpha) {
   check(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype, but got {} and {}",
         scalar_type_name(self.dtype()), scalar_type_name(mat2.dtype()));
   check(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype, but got {} and {}",
@@ -168,16 +153,10 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, Scalar 
   check(mat1.dim() == 2, "mat1 must be a matrix, got {}-D tensor", mat1.dim());
   check(mat2.dim() == 2, "mat2 must be a matrix, got {}-D tensor", mat2.dim());
   check_mm_shapes(mat1, mat2);
-  OpRecord<Op::Addmm> rec({self, mat1, mat2});
   const Shape out_shape{mat1.sizes()[0], mat2.sizes()[1]};
   Tensor result = Tensor::empty(out_shape, mat1.dtype());
   addmm_impl(result, expand(self, out_shape), mat1, mat2, beta, alpha);
-  record_mm_operands(rec, mat1, mat2);
-  if (rec.active()) {
-    rec.saved().alpha = alpha;
-    rec.saved().beta = beta;
-  }
-  return rec.finish(result);
+  return result;
 }
 
 namespace {

@@ -8,12 +8,9 @@
 
 namespace dc {
 
-/// (n, m) @ (m, p) -> (n, p); same dtype; float/double through MKL sgemm/dgemm, integers naive.
-Tensor mm(const Tensor& self, const Tensor& mat2);
-/// beta * self + alpha * (mat1 @ mat2); self broadcasts to (n, p) and is copied into the result
-/// before ONE gemm call with beta (ATen's addmm_impl_cpu_).
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
-             Scalar beta = Scalar::from_int(1), Scalar alpha = Scalar::from_int(1));
+// mm(self, mat2): (n, m) @ (m, p) -> (n, p), same dtype, float/double through MKL sgemm/dgemm, integers naive;
+// addmm(self, mat1, mat2, beta = 1, alpha = 1): beta * self + alpha * (mat1 @ mat2), self broadcast to (n, p)
+// and copied into the result before ONE gemm call with beta (ATen's addmm_impl_cpu_). Both are op rows.
 // bmm(self, mat2): (b, n, m) @ (b, m, p) -> (b, n, p) (ATen's bmm_out_or_baddbmm_); mv(self, vec): (n, m) @ (m,)
 // through gemv (ATen's addmv with beta 0); dot(self, tensor): (n,) . (n,) -> 0-dim. They are op rows
 // (csrc/op_rows.toml), declared in densecore/generated/ops.h; their forwards impl::bmm/mv/dot are in linalg.cpp.
