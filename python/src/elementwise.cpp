@@ -19,19 +19,6 @@ namespace {
 using dc::Scalar;
 using dc::Tensor;
 
-std::string py_type_name(nb::handle h) { return nb::cast<std::string>(nb::type_name(h.type())); }
-
-[[noreturn]] void not_a_tensor(nb::handle h, const char* fn, const char* arg, int pos) {
-  throw nb::type_error((std::string(fn) + "(): argument '" + arg + "' (position " + std::to_string(pos) +
-                        ") must be Tensor, not " + py_type_name(h))
-                           .c_str());
-}
-
-Tensor operand(nb::handle h, const char* fn, const char* arg, int pos) {
-  if (auto t = py_number::try_tensor_or_number(h)) return *t;
-  not_a_tensor(h, fn, arg, pos);
-}
-
 Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 
 /// torch returns the very `out` object when one is given.
@@ -77,8 +64,8 @@ nb::object inplace(nb::handle self_h, F f) {
 Tensor clamp_any(const Tensor& a, nb::handle min, nb::handle max, const Tensor& out) {
   const bool tensor_bounds = nb::isinstance<Tensor>(min) || nb::isinstance<Tensor>(max);
   if (!tensor_bounds) return dc::clamp(a, opt_scalar(min, "clamp", "min"), opt_scalar(max, "clamp", "max"), out);
-  const Tensor lo = min.is_none() ? Tensor() : operand(min, "clamp", "min", 2);
-  const Tensor hi = max.is_none() ? Tensor() : operand(max, "clamp", "max", 3);
+  const Tensor lo = min.is_none() ? Tensor() : py_number::tensor_or_number_arg(min, "clamp", "min", 2);
+  const Tensor hi = max.is_none() ? Tensor() : py_number::tensor_or_number_arg(max, "clamp", "max", 3);
   return dc::clamp(a, lo, hi, out);
 }
 
@@ -89,7 +76,7 @@ constexpr std::pair<const char*, dc::CompareOp> kCompares[] = {
 void bind_module_functions(nb::module_& m) {
   m.def("equal", &dc::equal, nb::arg("input"), nb::arg("other"));
   auto div = [](nb::handle a, nb::handle b, nb::handle mode, nb::handle out) {
-    return dc::div(operand(a, "div", "input", 1), operand(b, "div", "other", 2), rounding_mode(mode), out_arg(out));
+    return dc::div(py_number::tensor_or_number_arg(a, "div", "input", 1), py_number::tensor_or_number_arg(b, "div", "other", 2), rounding_mode(mode), out_arg(out));
   };
   for (const char* name : {"div", "divide"})
     m.def(name, returning_out(div), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none(),
@@ -97,13 +84,13 @@ void bind_module_functions(nb::module_& m) {
   m.def(
       "true_divide",
       [](nb::handle a, nb::handle b, nb::handle out) {
-        return dc::div(operand(a, "true_divide", "input", 1), operand(b, "true_divide", "other", 2), "", out_arg(out));
+        return dc::div(py_number::tensor_or_number_arg(a, "true_divide", "input", 1), py_number::tensor_or_number_arg(b, "true_divide", "other", 2), "", out_arg(out));
       },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   m.def(
       "floor_divide",
       [](nb::handle a, nb::handle b, nb::handle out) {
-        return dc::floor_divide(operand(a, "floor_divide", "input", 1), operand(b, "floor_divide", "other", 2),
+        return dc::floor_divide(py_number::tensor_or_number_arg(a, "floor_divide", "input", 1), py_number::tensor_or_number_arg(b, "floor_divide", "other", 2),
                                 out_arg(out));
       },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
@@ -113,14 +100,14 @@ void bind_module_functions(nb::module_& m) {
     m.def(
         name,
         [cop, fn](nb::handle a, nb::handle b, nb::handle out) {
-          return dc::compare(cop, operand(a, fn.c_str(), "input", 1), operand(b, fn.c_str(), "other", 2), out_arg(out));
+          return dc::compare(cop, py_number::tensor_or_number_arg(a, fn.c_str(), "input", 1), py_number::tensor_or_number_arg(b, fn.c_str(), "other", 2), out_arg(out));
         },
         nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   }
   m.def(
       "where",
       [](const Tensor& cond, nb::handle x, nb::handle y) {
-        return dc::where(cond, operand(x, "where", "input", 2), operand(y, "where", "other", 3));
+        return dc::where(cond, py_number::tensor_or_number_arg(x, "where", "input", 2), py_number::tensor_or_number_arg(y, "where", "other", 3));
       },
       nb::arg("condition"), nb::arg("input"), nb::arg("other"));
   for (const char* name : {"clamp", "clip"})
@@ -130,7 +117,7 @@ void bind_module_functions(nb::module_& m) {
   m.def(
       "result_type",
       [](nb::handle a, nb::handle b) {
-        return dc::result_type(operand(a, "result_type", "tensor1", 1), operand(b, "result_type", "tensor2", 2));
+        return dc::result_type(py_number::tensor_or_number_arg(a, "result_type", "tensor1", 1), py_number::tensor_or_number_arg(b, "result_type", "tensor2", 2));
       },
       nb::arg("tensor1"), nb::arg("tensor2"));
   m.def("can_cast", &dc::can_cast, nb::arg("from_"), nb::arg("to"));
@@ -154,16 +141,16 @@ void bind_operators(TensorClass& cls) {
   cls.def("__floordiv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::floor_divide(s, t); }); });
   cls.def("__rfloordiv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::floor_divide(t, s); }); });
   cls.def("__iadd__", [](nb::handle s, nb::handle o) {
-    return inplace(s, [&](Tensor& self) { dc::add(self, operand(o, "add_", "other", 1), Scalar::from_int(1), self); });
+    return inplace(s, [&](Tensor& self) { dc::add(self, py_number::tensor_or_number_arg(o, "add_", "other", 1), Scalar::from_int(1), self); });
   });
   cls.def("__isub__", [](nb::handle s, nb::handle o) {
-    return inplace(s, [&](Tensor& self) { dc::sub(self, operand(o, "sub_", "other", 1), Scalar::from_int(1), self); });
+    return inplace(s, [&](Tensor& self) { dc::sub(self, py_number::tensor_or_number_arg(o, "sub_", "other", 1), Scalar::from_int(1), self); });
   });
   cls.def("__imul__", [](nb::handle s, nb::handle o) {
-    return inplace(s, [&](Tensor& self) { dc::mul(self, operand(o, "mul_", "other", 1), self); });
+    return inplace(s, [&](Tensor& self) { dc::mul(self, py_number::tensor_or_number_arg(o, "mul_", "other", 1), self); });
   });
   cls.def("__itruediv__", [](nb::handle s, nb::handle o) {
-    return inplace(s, [&](Tensor& self) { dc::div(self, operand(o, "div_", "other", 1), "", self); });
+    return inplace(s, [&](Tensor& self) { dc::div(self, py_number::tensor_or_number_arg(o, "div_", "other", 1), "", self); });
   });
   cls.def("__neg__", [](const Tensor& s) { return dc::neg(s); });
   cls.def("__abs__", [](const Tensor& s) { return dc::abs(s); });
@@ -177,13 +164,13 @@ void bind_operators(TensorClass& cls) {
 }
 
 void bind_methods(TensorClass& cls) {
-  cls.def("div", [](const Tensor& s, nb::handle o, nb::handle mode) { return dc::div(s, operand(o, "div", "other", 1), rounding_mode(mode)); },
+  cls.def("div", [](const Tensor& s, nb::handle o, nb::handle mode) { return dc::div(s, py_number::tensor_or_number_arg(o, "div", "other", 1), rounding_mode(mode)); },
           nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
   cls.def("div_", [](nb::handle s, nb::handle o, nb::handle mode) {
-    return inplace(s, [&](Tensor& self) { dc::div(self, operand(o, "div_", "other", 1), rounding_mode(mode), self); });
+    return inplace(s, [&](Tensor& self) { dc::div(self, py_number::tensor_or_number_arg(o, "div_", "other", 1), rounding_mode(mode), self); });
   }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
-  cls.def("true_divide", [](const Tensor& s, nb::handle o) { return dc::div(s, operand(o, "true_divide", "other", 1)); }, nb::arg("other"));
-  cls.def("floor_divide", [](const Tensor& s, nb::handle o) { return dc::floor_divide(s, operand(o, "floor_divide", "other", 1)); }, nb::arg("other"));
+  cls.def("true_divide", [](const Tensor& s, nb::handle o) { return dc::div(s, py_number::tensor_or_number_arg(o, "true_divide", "other", 1)); }, nb::arg("other"));
+  cls.def("floor_divide", [](const Tensor& s, nb::handle o) { return dc::floor_divide(s, py_number::tensor_or_number_arg(o, "floor_divide", "other", 1)); }, nb::arg("other"));
   for (const char* name : {"clamp", "clip"})
     cls.def(name, [](const Tensor& s, nb::handle min, nb::handle max) { return clamp_any(s, min, max, Tensor()); },
             nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
@@ -194,13 +181,13 @@ void bind_methods(TensorClass& cls) {
   for (const auto& [name, op] : kCompares) {
     const dc::CompareOp cop = op;
     const std::string fn = name;
-    cls.def(name, [cop, fn](const Tensor& s, nb::handle o) { return dc::compare(cop, s, operand(o, fn.c_str(), "other", 1)); },
+    cls.def(name, [cop, fn](const Tensor& s, nb::handle o) { return dc::compare(cop, s, py_number::tensor_or_number_arg(o, fn.c_str(), "other", 1)); },
             nb::arg("other"));
   }
   cls.def("copy_", [](nb::handle s, const Tensor& src, bool) {
     return inplace(s, [&](Tensor& self) { dc::autograd::copy_(self, src); });
   }, nb::arg("src"), nb::arg("non_blocking") = false);
-  cls.def("where", [](const Tensor& s, const Tensor& cond, nb::handle o) { return dc::where(cond, s, operand(o, "where", "other", 2)); },
+  cls.def("where", [](const Tensor& s, const Tensor& cond, nb::handle o) { return dc::where(cond, s, py_number::tensor_or_number_arg(o, "where", "other", 2)); },
           nb::arg("condition"), nb::arg("other"));
 }
 
