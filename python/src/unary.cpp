@@ -20,12 +20,6 @@ namespace {
 using dc::Scalar;
 using dc::Tensor;
 
-// A Number argument; a 0-dim tensor counts as its value here (torch's overloads taking a Tensor).
-Scalar py_scalar(nb::handle h, const char* fn, const char* arg) {
-  if (nb::isinstance<Tensor>(h) && nb::cast<const Tensor&>(h).dim() == 0) return dc::item(nb::cast<const Tensor&>(h));
-  return py_number::to_scalar(h, fn, arg);
-}
-
 Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 
 nb::object result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
@@ -34,7 +28,7 @@ nb::object result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::
 Tensor pow_any(nb::handle base, nb::handle exponent, const Tensor& out) {
   if (!nb::isinstance<Tensor>(base) || nb::isinstance<Tensor>(exponent))
     throw dc::NotImplementedError("[pow] only pow(tensor, number) is supported in densecore yet");
-  return dc::pow(nb::cast<const Tensor&>(base), py_scalar(exponent, "pow", "exponent"), out);
+  return dc::pow(nb::cast<const Tensor&>(base), py_number::to_scalar(exponent, "pow", "exponent"), out);
 }
 
 void bind_pow(nb::module_& m, TensorClass& cls) {
@@ -56,9 +50,11 @@ void bind_pow(nb::module_& m, TensorClass& cls) {
 
 void bind_pointwise(nb::module_& m, TensorClass& cls) {
   auto lerp = [](const Tensor& s, const Tensor& e, nb::handle w, const Tensor& out) {
-    if (nb::isinstance<Tensor>(w) && nb::cast<const Tensor&>(w).dim() != 0)
-      throw dc::NotImplementedError("[lerp] a tensor weight is not supported in densecore yet");
-    return dc::lerp(s, e, py_scalar(w, "lerp", "weight"), out);
+    // torch's lerp.Tensor overload: a weight that is not 0-dim, or that requires grad (its gradient would be lost
+    // if it were read as a number), is not mirrored yet. A plain 0-dim weight is a Scalar, as torch's parser has it.
+    if (nb::isinstance<Tensor>(w) && (nb::cast<const Tensor&>(w).dim() != 0 || dc::requires_grad(nb::cast<const Tensor&>(w))))
+      throw dc::NotImplementedError("[lerp] a tensor weight that is not 0-dim or requires grad is not supported in densecore yet");
+    return dc::lerp(s, e, py_number::to_scalar(w, "lerp", "weight"), out);
   };
   m.def("lerp", [lerp](const Tensor& s, const Tensor& e, nb::handle w, nb::handle out) {
     return result_or_out(lerp(s, e, w, out_arg(out)), out);

@@ -111,3 +111,20 @@ def test_threads_training_their_own_models_match_serial_runs():
         print(same)
     """, timeout=900)
     assert out.strip() == "True"
+
+
+def test_a_weight_tensor_that_needs_grad_is_refused_not_dropped():
+    # torch.lerp with a 0-dim weight that requires grad is lerp.Tensor, which gives the weight a gradient.
+    # DenseCore does not mirror that overload yet: it must refuse, not read the weight as a number and lose its
+    # gradient. A plain 0-dim weight is a Scalar in torch's parser, and works.
+    out = _run("""
+        import densecore as torch
+        a, b = torch.ones(3), torch.zeros(3)
+        try:
+            torch.lerp(a, b, torch.tensor(0.25, requires_grad=True))
+            print("taken")
+        except NotImplementedError:
+            print("refused")
+        print(torch.lerp(a, b, torch.tensor(0.25)).tolist())
+    """)
+    assert out.split("\n")[:2] == ["refused", "[0.75, 0.75, 0.75]"]
