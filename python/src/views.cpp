@@ -52,7 +52,7 @@ Tensor squeeze_any(const Tensor& t, nb::handle dim) {
   if (dim.is_none()) return dc::squeeze(t);
   int64_t d;
   if (int_args::try_int(dim, d)) return dc::squeeze_dim(t, d);  // squeeze.dim: SqueezeBackward1
-  return dc::squeeze(t, to_int_list(dim, "squeeze", "dim"));
+  return dc::squeeze_dims(t, to_int_list(dim, "squeeze", "dim"));
 }
 
 std::vector<Tensor> split_any(const Tensor& t, nb::handle split, int64_t dim) {

@@ -138,6 +138,50 @@ def test_a_formula_reading_sizes_saves_them_not_the_tensor(tmp_path):
     assert "const Shape& self_sizes = c.s.self_sizes;" in formulas
 
 
+# A view row with an overload: its C++ name, torch's node name, its layout in layouts::, and the result
+# tracked as a view (created with the grad mode of the call).
+VIEW = '''
+[[op]]
+func = "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"
+front = "view"
+python = []
+node = "SqueezeDim"
+node_name = "SqueezeBackward1"
+derivative = { self = "unsqueeze_to(grad, self.sizes(), dim)" }
+
+[[op]]
+func = "_unsafe_view(Tensor self, int[] size, int? offset=None) -> Tensor"
+front = "view"
+cpp_name = "unsafe_view"
+autograd_view = false
+python = []
+node = "UnsafeView"
+derivative = { self = "reshape(grad, self.sizes())" }
+'''
+
+
+def test_a_view_row_makes_a_tracked_view_of_its_layout(tmp_path):
+    run, out = generate(tmp_path, VIEW)
+    assert run.returncode == 0, run.stderr
+    gen = out / "ops/densecore/generated"
+    header = (gen / "ops.h").read_text()
+    assert "Tensor squeeze_dim(const Tensor& self, int64_t dim);" in header
+    assert "Tensor unsafe_view(const Tensor& self, std::span<const int64_t> size, std::optional<int64_t> offset = std::nullopt);" in header
+    layouts = header[header.index("namespace layouts {"):]
+    assert "Layout squeeze_dim(const Tensor& self, int64_t dim);" in layouts
+    body = (gen / "ops.cpp").read_text()
+    squeeze = body[body.index("Tensor squeeze_dim("):body.index("Tensor unsafe_view(")]
+    # The layout (with its checks) before the recording; the creation meta read before grad mode goes off.
+    assert squeeze.index("layouts::squeeze_dim(self, dim)") < squeeze.index("creation_meta_now()") \
+        < squeeze.index("OpRecord<Op::SqueezeDim>")
+    assert "rec.saved().dim = dim;" in squeeze and "mark_view(self, result_, meta_);" in squeeze
+    unsafe = body[body.index("Tensor unsafe_view("):]
+    assert "mark_view" not in unsafe and "creation_meta_now" not in unsafe
+    assert "int64_t dim{};" in (gen / "saved.h").read_text()
+    assert 'X(SqueezeDim, "SqueezeBackward1")' in (gen / "op_rows.h").read_text()
+    assert "stub" not in (out / "kernels/densecore/generated/stubs.h").read_text().split("namespace dc {")[1]
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -165,6 +209,12 @@ BAD = {
     "attribute-of-a-non-tensor": (
         GOOD.replace("Tensor self)", "Tensor self, Scalar s=1)").replace('"grad"', '"mul(grad, s.sizes())"'),
         "not a tensor input"),
+    "view-with-out": (VIEW.replace("python = []", 'python = ["out"]', 1), "a view row has no in-place or out= form"),
+    "view-of-two-tensors": (VIEW.replace("int dim)", "Tensor dim)", 1), "a view row has one Tensor argument"),
+    "view-without-node": (VIEW.replace('node = "SqueezeDim"\nnode_name = "SqueezeBackward1"\n', "").replace(
+        'derivative = { self = "unsqueeze_to(grad, self.sizes(), dim)" }\n', "", 1), "a view row has one Tensor argument (self) and a node"),
+    "autograd-view-of-a-non-view": (GOOD + "autograd_view = false\n", "autograd_view is for view rows"),
+    "two-rows-one-cpp-name": (VIEW.replace('cpp_name = "unsafe_view"', 'cpp_name = "squeeze_dim"'), "one C++ name"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

@@ -1,7 +1,8 @@
 """The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
 logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
-and the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin), against live
-torch.
+the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin, and the
+views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three overloads), unsqueeze, slice,
+select, as_strided), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -394,13 +395,86 @@ SOFTMAX_LOSS = {
 }
 
 
+# The view rows: each records its node over self and saves the call's own arguments (negative dims and
+# None bounds as given), which its formula wraps against the gradient; an in-place edit of the view goes
+# through CopySlices onto the base (autograd tracks the result as a view), except for _unsafe_view.
+def _view_case(expr, shape="2, 3, 4"):
+    return (f"x = torch.randn({shape}, dtype=torch.float64).requires_grad_(); y = {expr}; "
+            "g = torch.randn(y.shape, dtype=torch.float64); y.backward(g); "
+            "out = [y, x.grad, grad_fn_name(y), y._version]")
+
+
+VIEWS = {
+    "view": _view_case("x.view(4, -1)"),
+    "view-neg-shape": _view_case("x.view(-1)"),
+    "reshape-copy": _view_case("x.transpose(0, 2).reshape(-1)"),  # CloneBackward0 + UnsafeViewBackward0
+    "transpose-neg": _view_case("x.transpose(-1, -3)"),
+    "t": _view_case("x.t()", "3, 4"),
+    "t-1d": _view_case("x.t()", "5"),
+    "t-3d": oracle.raises(RuntimeError, "out = torch.randn(2, 3, 4).t()"),
+    "permute-neg": _view_case("x.permute(-1, 0, -2)"),
+    "permute-bad": oracle.raises(RuntimeError, "out = torch.randn(2, 3).permute(0, 0)"),
+    "expand": _view_case("x.expand(5, 2, 3, 4)"),
+    "expand-1": _view_case("x.expand(3, -1, 5)", "3, 1, 1"),
+    "squeeze": _view_case("x.squeeze()", "1, 3, 1, 4"),
+    "squeeze-dim-neg": _view_case("x.squeeze(-2)", "3, 1, 4"),
+    "squeeze-dim-not-1": _view_case("x.squeeze(-1)", "3, 1, 4"),
+    "squeeze-dims-neg": _view_case("x.squeeze((0, -2))", "1, 3, 1, 4"),
+    "unsqueeze-neg": _view_case("x.unsqueeze(-1)"),
+    "unsqueeze-neg-first": _view_case("x.unsqueeze(-4)"),
+    "slice-none": _view_case("x[:, 1:]"),
+    "slice-neg-step": _view_case("x[..., -3::2]"),
+    "slice-neg-end": _view_case("x[:-1, :, 1:-1]"),
+    "slice-past-end": _view_case("x[:, 2:100]"),
+    "narrow-neg": _view_case("x.narrow(-1, -3, 2)"),
+    "select-neg": _view_case("x[:, -1]"),
+    "select-neg-dim": _view_case("x.select(-1, -2)"),
+    "select-out-of-range": oracle.raises(IndexError, "out = torch.randn(2, 3).select(1, 3)"),
+    "unbind-then-view": _view_case("x.unbind(-1)[2].t()"),
+    "movedim-0d": _view_case("x.movedim(0, 0)", "()"),
+    "alias-0d": _view_case("x.T", "()"),
+    "as-strided": _view_case("x.as_strided((3, 2), (1, 3))"),
+    "as-strided-offset": _view_case("x.as_strided((2, 2), (4, 1), 5)"),
+    "as-strided-bad": oracle.raises(RuntimeError, "out = torch.randn(4).as_strided((2, 2), (2, 1), 3)"),
+    "as-strided-neg": oracle.raises(RuntimeError, "out = torch.randn(4).as_strided((2,), (-1,))"),
+    # In place on the view: CopySlices onto the base, the view's grad_fn becomes AsStridedBackward0.
+    "inplace-on-transpose": (
+        "x = torch.randn(3, 4, dtype=torch.float64).requires_grad_(); b = x * 1; v = b.transpose(-1, 0); "
+        "v.mul_(2); v.backward(torch.randn(4, 3, dtype=torch.float64)); "
+        "out = [b, x.grad, grad_fn_name(v), grad_fn_name(b)]"
+    ),
+    "inplace-on-slice-none": (
+        "x = torch.randn(3, 4, dtype=torch.float64).requires_grad_(); b = x * 1; v = b[:, -2:]; "
+        "v.exp_(); (b * torch.arange(12.).view(3, 4)).sum().backward(); out = [b, x.grad, grad_fn_name(b)]"
+    ),
+    "inplace-on-base-refreshes-view": (
+        "x = torch.randn(3, 4, dtype=torch.float64).requires_grad_(); b = x * 1; v = b.select(-1, -1); "
+        "b.add_(1); out = [grad_fn_name(v)]; v.sum().backward(); out += [x.grad]"
+    ),
+    "inplace-on-unsafe-view": (
+        "x = torch.randn(3, 4, dtype=torch.float64).requires_grad_(); b = x.t().reshape(-1); "
+        "b.mul_(3); b.backward(torch.arange(12.)); out = [b, x.grad, grad_fn_name(b)]"
+    ),
+    "view-made-in-no-grad-then-inplace": oracle.raises(RuntimeError, (
+        "x = torch.randn(3, 4).requires_grad_(); b = x * 1\n"
+        "with torch.no_grad():\n    v = b.unsqueeze(-1)\n"
+        "v.mul_(2)"
+    )),
+    "failing-view-records-nothing": (
+        "x = torch.randn(2, 3).requires_grad_(); y = x * 1\n"
+        "try:\n    y.view(4)\nexcept RuntimeError as e:\n    err = str(e)\n"
+        "out = [err, grad_fn_name(y), y._version]"
+    ),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
-        "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS}
+        "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -84,8 +84,19 @@ Tensor unsqueeze_to(const Tensor& grad, std::span<const int64_t> sizes,
   return r;
 }
 
-Tensor slice_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, int64_t start,
-                      int64_t end, int64_t step) {
+Tensor unsqueeze_to(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim) {
+  return unsqueeze_to(grad, sizes, std::span<const int64_t>(&dim, 1));
+}
+
+Tensor permute_backwards(const Tensor& grad, std::span<const int64_t> dims) {
+  const int64_t n = static_cast<int64_t>(dims.size());
+  std::vector<int64_t> inverse(dims.size());
+  for (int64_t i = 0; i < n; ++i) inverse[wrap_dim(dims[i], n)] = i;
+  return permute(grad, inverse);
+}
+
+Tensor slice_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim,
+                      std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
   Tensor gi = zeros(sizes, grad.dtype());
   copy_(slice(gi, dim, start, end, step), grad);
   return gi;

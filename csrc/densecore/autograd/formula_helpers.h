@@ -22,9 +22,14 @@ Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, std::span<const 
 /// unsqueeze_to: puts back the size-1 dims squeeze removed (all, or only those in `dims`).
 Tensor unsqueeze_to(const Tensor& grad, std::span<const int64_t> sizes,
                     std::optional<std::span<const int64_t>> dims);
-/// slice_backward / select_backward: zeros of the input shape with grad copied into the part.
-Tensor slice_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, int64_t start,
-                      int64_t end, int64_t step);
+/// squeeze.dim's: the one dim back, when it was of size 1.
+Tensor unsqueeze_to(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim);
+/// permute_backwards: grad permuted back by the inverse of `dims` (as given: negative ones wrapped).
+Tensor permute_backwards(const Tensor& grad, std::span<const int64_t> dims);
+/// slice_backward / select_backward: zeros of the input shape with grad copied into the part, sliced or
+/// selected with the forward's own arguments (slice's start/end as given: None stays None).
+Tensor slice_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim,
+                      std::optional<int64_t> start, std::optional<int64_t> end, int64_t step);
 Tensor select_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, int64_t index);
 /// split_with_sizes_backward: undefined grads become zeros of their chunk, then cat along dim.
 Tensor split_backward(const std::vector<Tensor>& grads, std::span<const int64_t> split_sizes, int64_t dim,

@@ -103,29 +103,6 @@ template <> Grads formula<Op::NllLoss>(const Ctx<Op::NllLoss>& c) {  // nll_loss
                             c.s.ignore_index, c.get(c.s.total_weight))}; }
 // ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
 // copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
-template <> Grads formula<Op::View>(const Ctx<Op::View>& c) { return {reshape(c.g, c.s.self_sizes)}; }  // grad.reshape(self.sizes())
-template <> Grads formula<Op::UnsafeView>(const Ctx<Op::UnsafeView>& c) { return {reshape(c.g, c.s.self_sizes)}; }
-template <> Grads formula<Op::Alias>(const Ctx<Op::Alias>& c) { return {c.g}; }
-template <> Grads formula<Op::Transpose>(const Ctx<Op::Transpose>& c) { return {transpose(c.g, c.s.dim0, c.s.dim1)}; }
-template <> Grads formula<Op::T>(const Ctx<Op::T>& c) { return {t_(c.g)}; }
-template <> Grads formula<Op::Permute>(const Ctx<Op::Permute>& c) {  // permute_backwards: the inverse permutation
-  std::vector<int64_t> inv(c.s.dims.size());
-  for (size_t i = 0; i < inv.size(); ++i) inv[c.s.dims[i]] = int64_t(i);
-  return {permute(c.g, inv)}; }
-template <> Grads formula<Op::Expand>(const Ctx<Op::Expand>& c) { return {sum_to_size(c.g, c.s.self_sizes)}; }  // at::sum_to
-template <> Grads formula<Op::Squeeze>(const Ctx<Op::Squeeze>& c) { return {unsqueeze_to(c.g, c.s.self_sizes, std::nullopt)}; }
-template <> Grads formula<Op::SqueezeDim>(const Ctx<Op::SqueezeDim>& c) {
-  return {unsqueeze_to(c.g, c.s.self_sizes, std::span<const int64_t>(&c.s.dim, 1))}; }
-template <> Grads formula<Op::SqueezeDims>(const Ctx<Op::SqueezeDims>& c) {
-  return {unsqueeze_to(c.g, c.s.self_sizes, std::span<const int64_t>(c.s.dim))}; }
-template <> Grads formula<Op::Unsqueeze>(const Ctx<Op::Unsqueeze>& c) { return {squeeze_dim(c.g, c.s.dim)}; }
-template <> Grads formula<Op::Slice>(const Ctx<Op::Slice>& c) {
-  return {slice_backward(c.g, c.s.self_sizes, c.s.dim, c.s.start, c.s.end, c.s.step)}; }
-template <> Grads formula<Op::AsStrided>(const Ctx<Op::AsStrided>& c) {  // as_strided_backward(grad, self geometry, size, stride, offset)
-  return {as_strided_backward(c.g, c.s.self_sizes, c.s.self_strides, c.s.self_storage_offset, c.s.size, c.s.stride,
-                              c.s.storage_offset)}; }
-template <> Grads formula<Op::Select>(const Ctx<Op::Select>& c) {
-  return {select_backward(c.g, c.s.self_sizes, c.s.dim, c.s.index)}; }
 template <> Grads formula<Op::Split>(const Ctx<Op::Split>& c) {  // split_backward -> split_with_sizes_backward
   return {split_backward(c.grads, c.s.split_sizes, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
 template <> Grads formula<Op::SplitWithSizes>(const Ctx<Op::SplitWithSizes>& c) {

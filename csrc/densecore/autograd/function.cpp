@@ -30,11 +30,14 @@ FormulaNode::FormulaNode(Op o, std::span<const Tensor> inputs) : op(o) {
 }
 
 // Ops whose torch node name is not "<Op>Backward<overload>" (a later overload in derivatives.yaml, or
-// one of torch's hand-written nodes).
+// one of torch's hand-written nodes); a row's is its node_name (csrc/op_rows.toml).
 const char* name_override(Op op) {
   switch (op) {
-    case Op::SqueezeDim: return "SqueezeBackward1";
-    case Op::SqueezeDims: return "SqueezeBackward2";
+#define DC_GENERATED_NODE_NAME(op, name) \
+  case Op::op:                            \
+    return name;
+    DC_GENERATED_NODE_NAMES(DC_GENERATED_NODE_NAME)
+#undef DC_GENERATED_NODE_NAME
     case Op::MaskedFillTensor: return "MaskedFillBackward1";
     case Op::ClampScalar: return "ClampBackward1";
     case Op::MaxAll: return "MaxBackward1";

@@ -14,20 +14,6 @@
   X(Sum)                         \
   X(Mean)                        \
   X(NllLoss)                     \
-  X(View)                        \
-  X(UnsafeView)                  \
-  X(Alias)                       \
-  X(Transpose)                   \
-  X(T)                           \
-  X(Permute)                     \
-  X(Expand)                      \
-  X(Squeeze)                     \
-  X(SqueezeDim)                  \
-  X(SqueezeDims)                 \
-  X(Unsqueeze)                   \
-  X(Slice)                       \
-  X(AsStrided)                   \
-  X(Select)                      \
   X(Split)                       \
   X(SplitWithSizes)              \
   X(Unbind)                      \

@@ -139,43 +139,8 @@ template <> struct Saved<Op::LinalgVectorNorm> {
   auto variables() { return std::tie(self, result); }
 };
 
-// ---- views (ops/view.cpp; AsStrided also from autograd/views.cpp) ----------------------------------
+// ---- multi-output views (ops/view.cpp) -----------------------------------------------------------
 
-template <> struct Saved<Op::View> : SavedSelfSizes {};
-template <> struct Saved<Op::UnsafeView> : SavedSelfSizes {};
-template <> struct Saved<Op::Alias> : SavedNothing {};
-template <> struct Saved<Op::Transpose> : NoTensorsSaved {
-  int64_t dim0 = 0, dim1 = 0;
-};
-template <> struct Saved<Op::T> : SavedNothing {};
-template <> struct Saved<Op::Permute> : NoTensorsSaved {
-  std::vector<int64_t> dims;
-};
-template <> struct Saved<Op::Expand> : SavedSelfSizes {};
-template <> struct Saved<Op::Squeeze> : SavedSelfSizes {};
-template <> struct Saved<Op::SqueezeDim> : SavedSelfSizes {
-  int64_t dim = 0;
-};
-template <> struct Saved<Op::SqueezeDims> : SavedSelfSizes {
-  std::vector<int64_t> dim;
-};
-template <> struct Saved<Op::Unsqueeze> : NoTensorsSaved {
-  int64_t dim = 0;
-};
-template <> struct Saved<Op::Slice> : SavedSelfSizes {
-  int64_t dim = 0, start = 0, end = 0, step = 1;
-};
-template <> struct Saved<Op::Select> : SavedSelfSizes {
-  int64_t dim = 0, index = 0;
-};
-template <> struct Saved<Op::AsStrided> : NoTensorsSaved {
-  Shape self_sizes;
-  Strides self_strides;
-  int64_t self_storage_offset = 0;
-  Shape size;
-  Strides stride;
-  int64_t storage_offset = 0;
-};
 template <> struct Saved<Op::Split> : SavedSelfSizes {
   std::vector<int64_t> split_sizes;
   int64_t dim = 0;

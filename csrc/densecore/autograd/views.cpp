@@ -125,6 +125,10 @@ std::string node_display_name(const Node& node) {
   return n;
 }
 
+CreationMeta creation_meta_now(CreationMeta when_grad_on) {
+  return is_grad_enabled() ? when_grad_on : CreationMeta::NoGradMode;
+}
+
 void mark_view(const Tensor& base, const Tensor& view, CreationMeta creation) {
   if (!is_floating(view.dtype())) return;
   Tensor root = base;

@@ -22,6 +22,10 @@ namespace dc {
 /// Views of non-floating tensors are not tracked (they cannot require grad).
 void mark_view(const Tensor& base, const Tensor& view, CreationMeta creation = CreationMeta::Default);
 
+/// The creation meta of a view made now: `when_grad_on`, or NoGradMode when grad mode is off. A view op
+/// reads it before its recording turns grad mode off for the op's internals.
+CreationMeta creation_meta_now(CreationMeta when_grad_on = CreationMeta::Default);
+
 /// The errors an in-place op on `self` raises before it runs, when grad mode is on and some input
 /// of the op requires grad (torch's check_inplace).
 void check_inplace(const Tensor& self, bool any_input_requires_grad);

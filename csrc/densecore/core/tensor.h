@@ -17,6 +17,14 @@ namespace dc {
 using Shape = std::vector<int64_t>;
 using Strides = std::vector<int64_t>;  // in elements, not bytes
 
+/// sizes, strides (elements) and storage offset (elements): everything a view changes.
+struct Layout {
+  Shape sizes;
+  Strides strides;
+  int64_t offset = 0;
+  bool operator==(const Layout&) const = default;
+};
+
 struct AutogradMeta;  // defined by the autograd layer; null unless the tensor takes part in autograd
 
 /// Shared by a tensor and all its views; bumped by every in-place write (torch's _version).

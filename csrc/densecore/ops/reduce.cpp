@@ -328,7 +328,7 @@ Tensor impl::logsumexp(const Tensor& self_in, std::span<const int64_t> dim, bool
   const Tensor infinite = compare(CompareOp::Eq, abs(maxes),
                                   wrapped_scalar_tensor(Scalar::from_double(std::numeric_limits<double>::infinity())));
   maxes = masked_fill(maxes, infinite, Scalar::from_int(0));
-  const Tensor maxes_squeezed = keepdim ? maxes : squeeze(maxes, dim);
+  const Tensor maxes_squeezed = keepdim ? maxes : squeeze_dims(maxes, dim);
   Tensor shifted = sub(self, maxes, Scalar::from_int(1));
   Tensor result = sum(exp(shifted, shifted), dim, keepdim);
   log(result, result);

@@ -21,30 +21,6 @@ int64_t product(std::span<const int64_t> v) {
 
 int64_t ndim_of(const Layout& l) { return static_cast<int64_t>(l.sizes.size()); }
 
-// A view recorded for autograd as torch's ViewBackward0, TransposeBackward0, ... (derivatives.yaml
-// rows of the view ops): node `op` with input t. Rows that keep the input's sizes get them here;
-// `fill` sets the rest of the row's saved state (dims, start, ...).
-template <Op op, class Fill>
-Tensor recorded_view(const Tensor& t, const Layout& l, Fill&& fill) {
-  // _unsafe_view shares storage but is not a view for autograd: its result is a fresh tensor there
-  // (an in-place op on it is recorded directly, not through CopySlices), as in torch.
-  const bool tracked = op != Op::UnsafeView;
-  const bool grad_mode = is_grad_enabled();
-  OpRecord<op> rec({t});
-  if (rec.active()) {
-    if constexpr (std::is_base_of_v<SavedSelfSizes, Saved<op>>) rec.saved().self_sizes = t.sizes();
-    fill(rec.saved());
-  }
-  Tensor v = rec.finish(make_view(t, l));
-  if (tracked) mark_view(t, v, grad_mode ? CreationMeta::Default : CreationMeta::NoGradMode);
-  return v;
-}
-
-template <Op op>
-Tensor recorded_view(const Tensor& t, const Layout& l) {
-  return recorded_view<op>(t, l, [](Saved<op>&) {});
-}
-
 }  // namespace
 
 Layout layout_of(const Tensor& t) { return {t.sizes(), t.strides(), t.storage_offset()}; }
@@ -325,15 +301,56 @@ std::vector<int64_t> movedim_order(int64_t n, std::span<const int64_t> src, std:
   return order;
 }
 
-// ---------------------------------------------------------------- tensors
+// ---------------------------------------------------------------- the view rows' layouts
 
-Tensor view(const Tensor& t, std::span<const int64_t> shape) {
-  return recorded_view<Op::View>(t, view_layout(layout_of(t), shape));
+// The view rows (csrc/op_rows.toml) make the tensor and record the node; here is each one's geometry,
+// with torch's argument checks.
+namespace layouts {
+
+Layout view(const Tensor& self, std::span<const int64_t> size) { return view_layout(layout_of(self), size); }
+Layout unsafe_view(const Tensor& self, std::span<const int64_t> size) { return view_layout(layout_of(self), size); }
+Layout alias(const Tensor& self) { return layout_of(self); }
+Layout transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  return transpose_layout(layout_of(self), dim0, dim1);
+}
+Layout t_(const Tensor& self) {
+  check(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is {}D", self.dim());
+  return transpose_layout(layout_of(self), 0, self.dim() < 2 ? 0 : 1);
+}
+Layout permute(const Tensor& self, std::span<const int64_t> dims) { return permute_layout(layout_of(self), dims); }
+Layout expand(const Tensor& self, std::span<const int64_t> size) {
+  return expand_layout(layout_of(self), size, self.dtype());
+}
+Layout squeeze(const Tensor& self) { return squeeze_layout(layout_of(self)); }
+Layout squeeze_dim(const Tensor& self, int64_t dim) {
+  const int64_t one[] = {dim};
+  return squeeze_layout(layout_of(self), one);
+}
+Layout squeeze_dims(const Tensor& self, std::span<const int64_t> dim) { return squeeze_layout(layout_of(self), dim); }
+Layout unsqueeze(const Tensor& self, int64_t dim) { return unsqueeze_layout(layout_of(self), dim); }
+Layout slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step) {
+  return slice_layout(layout_of(self), dim, start, end, step);
+}
+Layout select(const Tensor& self, int64_t dim, int64_t index) { return select_layout(layout_of(self), dim, index); }
+
+Layout as_strided(const Tensor& self, std::span<const int64_t> size, std::span<const int64_t> stride,
+                  std::optional<int64_t> storage_offset) {
+  check(size.size() == stride.size(), "mismatch in length of strides and shape");
+  for (int64_t s : stride)
+    check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: {}",
+          shape_text(stride));
+  const int64_t offset = storage_offset.value_or(self.storage_offset());
+  check(offset >= 0, "Tensor: invalid storage offset {}", offset);
+  check_size_nonnegative(size);
+  // Checked against the storage (overflow, bounds) as TensorImpl::set_layout does for every view.
+  check_in_bounds_for_storage(size, stride, offset, self.itemsize(), self.storage()->nbytes());
+  return {Shape(size.begin(), size.end()), Strides(stride.begin(), stride.end()), offset};
 }
 
-Tensor unsafe_view(const Tensor& t, std::span<const int64_t> shape) {
-  return recorded_view<Op::UnsafeView>(t, view_layout(layout_of(t), shape));
-}
+}  // namespace layouts
+
+// ---------------------------------------------------------------- other views of tensors
 
 Tensor view_dtype(const Tensor& t, DType dtype) {
   const int64_t from = t.itemsize(), to = itemsize(dtype);
@@ -378,25 +395,11 @@ Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.size
 
 Tensor reshape(const Tensor& t, std::span<const int64_t> shape) {
   const Shape sizes = infer_size(shape, t.numel());
-  if (auto strides = compute_stride(t.sizes(), t.strides(), sizes))
-    return recorded_view<Op::View>(t, {sizes, std::move(*strides), t.storage_offset()});
+  if (compute_stride(t.sizes(), t.strides(), sizes)) return view(t, sizes);
   // Not viewable: _unsafe_view(clone(self)), nodes CloneBackward0 + UnsafeViewBackward0.
   Tensor copy = clone(t);
   reset_version(copy);
   return unsafe_view(copy, sizes);
-}
-
-Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1) {
-  const Layout l = transpose_layout(layout_of(t), dim0, dim1);
-  return recorded_view<Op::Transpose>(t, l, [&](auto& s) {
-    s.dim0 = dim0;
-    s.dim1 = dim1;
-  });
-}
-
-Tensor t_(const Tensor& t) {
-  check(t.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is {}D", t.dim());
-  return recorded_view<Op::T>(t, transpose_layout(layout_of(t), 0, t.dim() < 2 ? 0 : 1));
 }
 
 Tensor T(const Tensor& t) {
@@ -412,36 +415,7 @@ Tensor mT(const Tensor& t) {
   return transpose(t, -2, -1);
 }
 
-Tensor permute(const Tensor& t, std::span<const int64_t> dims) {
-  const Layout l = permute_layout(layout_of(t), dims);
-  std::vector<int64_t> wrapped;
-  for (int64_t d : dims) wrapped.push_back(wrap_dim(d, t.dim()));
-  return recorded_view<Op::Permute>(t, l, [&](auto& s) { s.dims = std::move(wrapped); });
-}
-
-Tensor expand(const Tensor& t, std::span<const int64_t> sizes) {
-  return recorded_view<Op::Expand>(t, expand_layout(layout_of(t), sizes, t.dtype()));
-}
-
 Tensor expand_as(const Tensor& t, const Tensor& other) { return expand(t, other.sizes()); }
-
-Tensor squeeze(const Tensor& t) { return recorded_view<Op::Squeeze>(t, squeeze_layout(layout_of(t))); }
-
-Tensor squeeze(const Tensor& t, std::span<const int64_t> dims) {
-  const Layout l = squeeze_layout(layout_of(t), dims);
-  return recorded_view<Op::SqueezeDims>(t, l, [&](auto& s) { s.dim.assign(dims.begin(), dims.end()); });
-}
-
-Tensor squeeze_dim(const Tensor& t, int64_t dim) {
-  const int64_t one[] = {dim};
-  const Layout l = squeeze_layout(layout_of(t), one);
-  return recorded_view<Op::SqueezeDim>(t, l, [&](auto& s) { s.dim = dim; });
-}
-
-Tensor unsqueeze(const Tensor& t, int64_t dim) {
-  const Layout l = unsqueeze_layout(layout_of(t), dim);
-  return recorded_view<Op::Unsqueeze>(t, l, [&](auto& s) { s.dim = wrap_dim(dim, t.dim() + 1); });
-}
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
   start_dim = wrap_dim(start_dim, t.dim());
@@ -483,38 +457,11 @@ Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes) {
   return view(t, shape);
 }
 
-Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-             int64_t step) {
-  const Layout l = slice_layout(layout_of(t), dim, start, end, step);
-  // slice_backward re-slices zeros with the same arguments, so the same region is written.
-  return recorded_view<Op::Slice>(t, l, [&](auto& s) {
-    s.dim = wrap_dim(dim, t.dim());
-    s.start = start.value_or(0);
-    s.end = end.value_or(INT64_MAX);
-    s.step = step;
-  });
-}
-
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
-  const Layout l = narrow_layout(layout_of(t), dim, start, length);  // checks as torch's narrow
+  narrow_layout(layout_of(t), dim, start, length);  // torch's narrow checks (and messages)
   dim = wrap_dim(dim, t.dim());
   if (start < 0) start += t.size(dim);
-  return recorded_view<Op::Slice>(t, l, [&](auto& s) {  // narrow is slice in torch
-    s.dim = dim;
-    s.start = start;
-    s.end = start + length;
-    s.step = 1;
-  });
-}
-
-Tensor select(const Tensor& t, int64_t dim, int64_t index) {
-  const Layout l = select_layout(layout_of(t), dim, index);
-  dim = wrap_dim(dim, t.dim());
-  if (index < 0) index += t.size(dim);
-  return recorded_view<Op::Select>(t, l, [&](auto& s) {
-    s.dim = dim;
-    s.index = index;
-  });
+  return slice(t, dim, start, start + length, 1);  // narrow is slice in torch (SliceBackward0)
 }
 
 namespace {
@@ -523,7 +470,7 @@ namespace {
 template <Op op>
 std::vector<Tensor> record_multi(const Tensor& t, std::vector<Tensor> outs, std::vector<int64_t> split_sizes,
                                  int64_t dim) {
-  const CreationMeta creation = is_grad_enabled() ? CreationMeta::MultiOutputNode : CreationMeta::NoGradMode;
+  const CreationMeta creation = creation_meta_now(CreationMeta::MultiOutputNode);
   OpRecord<op> rec({t});
   if (rec.active()) {
     rec.saved().self_sizes = t.sizes();
@@ -613,44 +560,14 @@ std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
   return record_multi<Op::Unbind>(t, std::move(out), {}, dim);
 }
 
-Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<const int64_t> strides,
-                  std::optional<int64_t> offset) {
-  check(sizes.size() == strides.size(), "mismatch in length of strides and shape");
-  for (int64_t s : strides)
-    check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: {}",
-          shape_text(strides));
-  const int64_t off = offset.value_or(t.storage_offset());
-  check(off >= 0, "Tensor: invalid storage offset {}", off);
-  check_size_nonnegative(sizes);
-  // The view's layout is checked against the storage (overflow, bounds) as TensorImpl::set_layout
-  // does for every view; here first so that nothing is recorded for a failing call.
-  check_in_bounds_for_storage(sizes, strides, off, t.itemsize(), t.storage()->nbytes());
-  const bool grad_mode = is_grad_enabled();
-  OpRecord<Op::AsStrided> rec({t});  // AsStridedBackward0: as_strided_backward onto t's geometry
-  if (rec.active()) {
-    auto& s = rec.saved();
-    s.self_sizes = t.sizes();
-    s.self_strides = t.strides();
-    s.self_storage_offset = t.storage_offset();
-    s.size.assign(sizes.begin(), sizes.end());
-    s.stride.assign(strides.begin(), strides.end());
-    s.storage_offset = off;
-  }
-  Tensor v = rec.finish(t.as_strided_view(sizes, strides, off));
-  mark_view(t, v, grad_mode ? CreationMeta::Default : CreationMeta::NoGradMode);
-  return v;
-}
-
 void reset_version(const Tensor& t) { t.impl()->version->version.store(0, std::memory_order_relaxed); }
-
-Tensor alias(const Tensor& t) { return recorded_view<Op::Alias>(t, layout_of(t)); }
 
 // No autograd meta at all: a leaf that does not require grad (shares data and version counter).
 Tensor detach(const Tensor& t) { return make_view(t, layout_of(t)); }
 
 Tensor movedim(const Tensor& t, std::span<const int64_t> src, std::span<const int64_t> dst) {
-  const Layout l = movedim_layout(layout_of(t), src, dst);  // argument checks
-  if (t.dim() == 0) return recorded_view<Op::Alias>(t, l);  // torch: self.alias() for a scalar
+  movedim_layout(layout_of(t), src, dst);     // argument checks
+  if (t.dim() == 0) return alias(t);  // torch: self.alias() for a scalar
   return permute(t, movedim_order(t.dim(), src, dst));      // movedim is a permute in torch
 }
 

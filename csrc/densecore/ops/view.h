@@ -8,16 +8,9 @@
 #include <vector>
 
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
-
-/// sizes, strides (elements) and storage offset (elements): everything a view changes.
-struct Layout {
-  Shape sizes;
-  Strides strides;
-  int64_t offset = 0;
-  bool operator==(const Layout&) const = default;
-};
 
 Layout layout_of(const Tensor& t);
 /// A view of `t` with layout `l` (same storage, dtype and version counter).
@@ -56,42 +49,29 @@ Layout movedim_layout(const Layout& l, std::span<const int64_t> src, std::span<c
 std::vector<int64_t> movedim_order(int64_t ndim, std::span<const int64_t> src, std::span<const int64_t> dst);
 
 // ---- views of tensors ----
+// These are op rows (csrc/op_rows.toml), declared in densecore/generated/ops.h with their torch names'
+// arguments: view(self, size), unsafe_view(self, size) (torch's _unsafe_view: reshape's and matmul's
+// copies, not a view for autograd), alias, transpose(self, dim0, dim1), t_ (Tensor.t(): <= 2-D only),
+// permute(self, dims), expand(self, size), squeeze(self), squeeze_dim(self, dim), squeeze_dims(self, dim),
+// unsqueeze(self, dim), slice(self, dim = 0, start = nullopt, end = nullopt, step = 1), select(self, dim,
+// index), as_strided(self, size, stride, storage_offset = nullopt: self's).
 
-Tensor view(const Tensor& t, std::span<const int64_t> shape);
-/// view recorded as torch's _unsafe_view (UnsafeViewBackward0): reshape's and matmul's copies.
-Tensor unsafe_view(const Tensor& t, std::span<const int64_t> shape);
 /// Reinterprets the bytes as another dtype (same itemsize, or torch's last-dim rule).
 Tensor view_dtype(const Tensor& t, DType dtype);
 Tensor view_as(const Tensor& t, const Tensor& other);
 /// A view when compute_stride allows, else a contiguous copy (torch's reshape).
 Tensor reshape(const Tensor& t, std::span<const int64_t> shape);
-Tensor transpose(const Tensor& t, int64_t dim0, int64_t dim1);
-Tensor t_(const Tensor& t);        // Tensor.t(): <= 2-D only
 Tensor T(const Tensor& t);         // Tensor.T: all dims reversed
 Tensor mT(const Tensor& t);        // Tensor.mT: last two dims swapped, >= 2-D
-Tensor permute(const Tensor& t, std::span<const int64_t> dims);
-Tensor expand(const Tensor& t, std::span<const int64_t> sizes);
 Tensor expand_as(const Tensor& t, const Tensor& other);
-Tensor squeeze(const Tensor& t);
-Tensor squeeze(const Tensor& t, std::span<const int64_t> dims);  // SqueezeBackward2
-/// squeeze(dim) with one int (SqueezeBackward1).
-Tensor squeeze_dim(const Tensor& t, int64_t dim);
-Tensor unsqueeze(const Tensor& t, int64_t dim);
 Tensor flatten(const Tensor& t, int64_t start_dim = 0, int64_t end_dim = -1);
 Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes);
-Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-             int64_t step = 1);
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
-Tensor select(const Tensor& t, int64_t dim, int64_t index);
 std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim = 0);
 std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim = 0);
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim = 0);
-/// torch.as_strided; offset defaults to t's storage offset.
-Tensor as_strided(const Tensor& t, std::span<const int64_t> sizes, std::span<const int64_t> strides,
-                  std::optional<int64_t> offset = std::nullopt);
-/// Same layout and storage, a new TensorImpl; shares the version counter (torch's detach/alias).
-Tensor alias(const Tensor& t);
+/// Same layout and storage, a new TensorImpl that shares the version counter (torch's detach).
 Tensor detach(const Tensor& t);
 Tensor movedim(const Tensor& t, std::span<const int64_t> src, std::span<const int64_t> dst);
 
