@@ -18,6 +18,8 @@ import os
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+# The densecore package this directory belongs to: the parent's, whose __init__ torch names as its origin.
+_DENSECORE_INIT = os.path.join(os.path.dirname(os.path.dirname(_HERE)), "__init__.py")
 
 
 class _InstallShimLoader:  # the Loader protocol, duck-typed
@@ -50,7 +52,8 @@ class _FirstImportFinder:  # the MetaPathFinder protocol, duck-typed
     def find_spec(self, fullname, path=None, target=None):
         if fullname != "torch":
             return None
-        return importlib.machinery.ModuleSpec("torch", _InstallShimLoader(), is_package=True)
+        # The origin the shim's torch module will have: find_spec('torch') before the import says where.
+        return importlib.machinery.ModuleSpec("torch", _InstallShimLoader(), origin=_DENSECORE_INIT, is_package=True)
 
 
 def _remove_first_import_finder():
