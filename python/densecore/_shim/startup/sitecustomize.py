@@ -2,10 +2,11 @@
 
 densecore.run puts this directory first on PYTHONPATH. Children inherit the environment (multiprocessing
 spawn and forkserver, subprocess.run([sys.executable, ...]), os.system("python ...")), so their `site`
-imports this module before any of their own code runs. Why a sitecustomize on PYTHONPATH: it is the
-one startup hook CPython runs from an environment variable without writing into site-packages, so
-nothing changes for any process that does not inherit densecore.run's environment. (A .pth file would
-only be read from a site directory; writing one there would affect every python of that environment.)
+imports this module before any of their own code runs. Why a sitecustomize on PYTHONPATH: of CPython's
+startup hooks, .pth files are read only from site directories (one written there would act in every
+python of that environment), usercustomize is skipped in virtual environments, and PYTHONSTARTUP is
+for interactive sessions. An environment variable reaches exactly the processes densecore.run starts,
+so nothing changes for any other, and nothing is written anywhere.
 
 What it does, cheaply: a finder for the name `torch`, nothing else. densecore (about 0.2 s to import)
 loads only when the child first imports torch; a child that never does (pip, a tool) pays nothing and
@@ -13,7 +14,6 @@ does not need densecore to be importable. Then it runs the sitecustomize this mo
 Nothing here imports densecore at startup.
 """
 import importlib.machinery
-import importlib.util
 import os
 import sys
 
@@ -26,7 +26,6 @@ class _InstallShimLoader:  # the Loader protocol, duck-typed
     """Installs the shim when `torch` is first imported, and hands over the torch module it made."""
 
     def create_module(self, spec):
-        _remove_first_import_finder()
         try:
             from densecore import _shim  # noqa: PLC0415 (deferred: the reason this loader exists)
         except ImportError as e:
@@ -35,6 +34,8 @@ class _InstallShimLoader:  # the Loader protocol, duck-typed
                 f"DenseCore in its child processes, but densecore cannot be imported here ({e})", name="torch"
             ) from e
         _shim.install()
+        # Only now: after a failure, the next `import torch` must fail the same way, not find a real torch.
+        _remove_first_import_finder()
         module = sys.modules["torch"]
         self.shim_spec, self.shim_loader = module.__spec__, module.__loader__
         return module
@@ -71,7 +72,9 @@ def _run_shadowed_sitecustomize():
     spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
     if spec is None:
         return
-    module = importlib.util.module_from_spec(spec)
+    from importlib.util import module_from_spec  # noqa: PLC0415 (~10 ms: paid only when there is one)
+
+    module = module_from_spec(spec)
     sys.modules["sitecustomize"] = module
     spec.loader.exec_module(module)  # its errors reach site, which reports them as for any sitecustomize
 
