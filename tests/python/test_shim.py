@@ -333,3 +333,20 @@ def test_documented_limits_children_without_the_shim(tmp_path, how):
                "print(child.stdout or child.stderr, end='')\n")
     rc, out, err = _python(["-m", "densecore.run", "-c", program], tmp_path)
     assert (rc, out) == (0, "False\n"), out + err
+
+
+@pytest.mark.notorch
+def test_child_without_densecore_refuses_torch_instead_of_falling_back(tmp_path):
+    """A child that inherits the shim but cannot import densecore (another interpreter, a broken path) gets
+    an ImportError naming densecore.run at every `import torch`, never an installed torch."""
+    broken = tmp_path / "broken"
+    (broken / "densecore").mkdir(parents=True)
+    (broken / "densecore" / "__init__.py").write_text("raise ImportError('simulated: no densecore here')\n")
+    child = ("import sys\nfor attempt in range(2):\n    try:\n        import torch\n        print(torch.__file__)\n"
+             "    except ImportError as e:\n        print('densecore.run' in str(e) and 'simulated' in str(e))\n")
+    program = ("import os, subprocess, sys\n"
+               f"env = dict(os.environ, PYTHONPATH={str(broken)!r} + os.pathsep + os.environ['PYTHONPATH'])\n"
+               f"print(subprocess.run([sys.executable, '-c', {child!r}], env=env, capture_output=True,"
+               " text=True).stdout, end='')\n")
+    rc, out, err = _python(["-m", "densecore.run", "-c", program], tmp_path)
+    assert (rc, out) == (0, "True\nTrue\n"), out + err
