@@ -350,3 +350,17 @@ def test_child_without_densecore_refuses_torch_instead_of_falling_back(tmp_path)
                " text=True).stdout, end='')\n")
     rc, out, err = _python(["-m", "densecore.run", "-c", program], tmp_path)
     assert (rc, out) == (0, "True\nTrue\n"), out + err
+
+
+@pytest.mark.notorch
+def test_run_inside_run_adds_its_path_once(tmp_path):
+    """A densecore.run program starting `python -m densecore.run`: the child has the shim, and our
+    PYTHONPATH entry once (run.main sees it is already there)."""
+    inner = ("import os, torch\nentries = os.environ['PYTHONPATH'].split(os.pathsep)\n"
+             "print(torch.__version__, entries.count(os.environ['STARTUP_DIR']))")
+    program = ("import os, subprocess, sys\nfrom densecore import run\n"
+               "env = dict(os.environ, STARTUP_DIR=run.STARTUP_DIR)\n"
+               f"print(subprocess.run([sys.executable, '-m', 'densecore.run', '-c', {inner!r}], env=env,"
+               " capture_output=True, text=True).stdout, end='')\n")
+    rc, out, err = _python(["-m", "densecore.run", "-c", program], tmp_path)
+    assert (rc, out) == (0, "2.14.1+densecore 1\n"), out + err
