@@ -1,10 +1,19 @@
 """`python -m densecore.run script.py args...` (or `-c code`, `-m module`): runs a PyTorch program
-unchanged with `import torch` resolving to DenseCore, for this process only (densecore._shim).
-Outside densecore.run nothing is shadowed: a plain `import torch` still finds real PyTorch."""
+unchanged with `import torch` resolving to DenseCore (densecore._shim), in this process and in the
+Python processes it starts with its environment (multiprocessing spawn/forkserver, subprocess running
+sys.executable): PYTHONPATH gains _shim/startup, whose sitecustomize installs the shim there.
+Outside densecore.run nothing is shadowed: a plain `import torch` still finds real PyTorch.
+
+Children that cannot get the shim: python -I, -E or -S (no PYTHONPATH or no site), a child given an
+environment without our PYTHONPATH entry (env={}, or PYTHONPATH replaced), another interpreter that
+cannot import this densecore (its `import torch` raises ImportError, never falls back to real torch)."""
 import os
 import runpy
 import sys
 import types
+
+# The directory whose sitecustomize.py installs the shim in child processes.
+STARTUP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_shim", "startup")
 
 _USAGE = "usage: python -m densecore.run [-c code | -m module | script.py] [args...]"
 
@@ -24,6 +33,25 @@ def _run_code(source, filename, argv):
         sys.modules["__main__"] = saved
 
 
+def _children_get_shim():
+    """Puts STARTUP_DIR first on PYTHONPATH (the user's entries follow, in their order); returns the
+    previous value for _restore_pythonpath. Children inherit os.environ; this process's sys.path is
+    already set, so only children see it."""
+    previous = os.environ.get("PYTHONPATH")
+    entries = [] if not previous else previous.split(os.pathsep)
+    if STARTUP_DIR not in entries:  # densecore.run under densecore.run: once is enough
+        os.environ["PYTHONPATH"] = os.pathsep.join([STARTUP_DIR, *entries])
+    return previous
+
+
+def _restore_pythonpath(previous):
+    """main() called in-process leaves the caller's environment as it found it."""
+    if previous is None:
+        os.environ.pop("PYTHONPATH", None)
+    else:
+        os.environ["PYTHONPATH"] = previous
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
@@ -32,6 +60,7 @@ def main(argv=None):
     from . import _shim  # noqa: PLC0415
 
     _shim.install()
+    previous_pythonpath = _children_get_shim()
     try:
         if argv[0] == "-c":
             if len(argv) < 2:
@@ -51,6 +80,7 @@ def main(argv=None):
                 source = fh.read()
             _run_code(source, path, argv)
     finally:
+        _restore_pythonpath(previous_pythonpath)
         _shim.uninstall()
     return 0
 

@@ -1,6 +1,7 @@
 """The `torch` shim (python -m densecore.run): PyTorch programs run unchanged and print what real torch
 prints (warnings included), `torch` resolves into densecore only inside densecore.run, and the paths
 that would change numerics (autocast to half types, torch.compile) refuse instead of differing."""
+import json
 import os
 import re
 import subprocess
@@ -182,3 +183,184 @@ def test_import_densecore_as_torch():
     oracle.assert_cases_equal(cases)
     oracle.assert_cases_equal({"cpu-capability-avx2": "out = torch.backends.cpu.get_cpu_capability()"},
                               env={"ATEN_CPU_CAPABILITY": "avx2"})
+
+
+# Child processes of a densecore.run program. Each program prints one JSON line {"parent": report,
+# "child": report}: torch's version tag, the Tensor class's module, a tiny op and the densecore file, so
+# the child proves it runs DenseCore, and the same copy as its parent (this checkout's in development).
+REPORT_SOURCE = """\
+import json
+def report():
+    import torch, densecore
+    return [torch.__version__, torch.Tensor.__module__, (torch.ones(2) + 1).tolist(), densecore.__file__]
+"""
+
+MULTIPROCESSING_PROGRAM = REPORT_SOURCE + """\
+import multiprocessing, sys
+import torch  # at the top, as programs do: a spawn child runs this again as __mp_main__
+
+def child(queue):
+    queue.put(report())
+
+if __name__ == "__main__":
+    ctx = multiprocessing.get_context(sys.argv[1])
+    queue = ctx.Queue()
+    proc = ctx.Process(target=child, args=(queue,))
+    proc.start()
+    proc.join(timeout=240)
+    got = queue.get(timeout=10) if proc.exitcode == 0 else f"child exit code {proc.exitcode}"
+    print(json.dumps({"parent": report(), "child": got}))
+"""
+
+SUBPROCESS_PROGRAM = REPORT_SOURCE + """\
+import subprocess, sys
+import torch
+child = subprocess.run([sys.executable, "-c", REPORT_SOURCE + "print(json.dumps(report()))"],
+                       capture_output=True, text=True)
+got = json.loads(child.stdout) if child.returncode == 0 else child.stderr
+print(json.dumps({"parent": report(), "child": got}))
+""".replace("REPORT_SOURCE +", repr(REPORT_SOURCE) + " +")
+
+DENSECORE_REPORT = ["2.14.1+densecore", "densecore._C", [2.0, 2.0]]
+
+
+def _run_program(tmp_path, program, args=(), env=None):
+    path = tmp_path / "prog.py"
+    path.write_text(program)
+    rc, out, err = _python(["-m", "densecore.run", str(path), *args], tmp_path, env=env)
+    assert rc == 0, err
+    return json.loads(out.splitlines()[-1])
+
+
+def _assert_child_runs_parents_densecore(reports):
+    assert reports["parent"][:3] == DENSECORE_REPORT, reports
+    assert reports["child"] == reports["parent"], reports
+    if os.environ.get("DENSECORE_BUILD_DIR"):  # development: the checkout's package, not an installed one
+        assert reports["child"][3] == os.path.join(oracle.ROOT, "python", "densecore", "__init__.py"), reports
+
+
+@pytest.mark.notorch
+@pytest.mark.parametrize("start_method", ["spawn", "forkserver", "fork"])
+def test_multiprocessing_child_gets_the_shim(tmp_path, start_method):
+    _assert_child_runs_parents_densecore(_run_program(tmp_path, MULTIPROCESSING_PROGRAM, [start_method]))
+
+
+@pytest.mark.notorch
+def test_subprocess_python_child_gets_the_shim(tmp_path):
+    _assert_child_runs_parents_densecore(_run_program(tmp_path, SUBPROCESS_PROGRAM))
+
+
+USER_SITECUSTOMIZE = "import builtins\nbuiltins.user_sitecustomize_ran = __file__\n"
+USER_PATH_PROGRAM = SUBPROCESS_PROGRAM.replace(
+    '"print(json.dumps(report()))"',
+    '"import builtins, sitecustomize, sys, user_module\\n'
+    'print(json.dumps(report() + [builtins.user_sitecustomize_ran, sitecustomize.__file__, user_module.VALUE,'
+    ' sys.path]))"')
+
+
+@pytest.mark.notorch
+def test_child_keeps_users_sitecustomize_and_pythonpath(tmp_path):
+    """Our sitecustomize shadows the user's one (ours is first on PYTHONPATH): it must still run, as the
+    module `sitecustomize`, and the user's PYTHONPATH entries keep their order after ours."""
+    user_site, user_lib = tmp_path / "user_site", tmp_path / "user_lib"
+    user_site.mkdir()
+    user_lib.mkdir()
+    (user_site / "sitecustomize.py").write_text(USER_SITECUSTOMIZE)
+    (user_lib / "user_module.py").write_text("VALUE = 'user module'\n")
+    env = dict(ENV, PYTHONPATH=os.pathsep.join([str(user_site), str(user_lib), ENV.get("PYTHONPATH", "")]))
+    reports = _run_program(tmp_path, USER_PATH_PROGRAM, env=env)
+    child = reports["child"]
+    assert isinstance(child, list), child
+    assert child[:4] == reports["parent"], reports
+    user_site_file = str(user_site / "sitecustomize.py")
+    assert child[4:7] == [user_site_file, user_site_file, "user module"]
+    path = child[7]
+    ours = path.index(os.path.join(os.path.dirname(child[3]), "_shim", "startup"))
+    assert ours < path.index(str(user_site)) < path.index(str(user_lib)), path
+
+
+# A child's view: would `import torch` give the shim (find_spec answers from our sitecustomize), or did our
+# sitecustomize run? find_spec does not import torch; a torch that is not installed is not the shim either.
+# The probe does not import densecore, so it runs in any environment (env={} has no DENSECORE_BUILD_DIR).
+def _shim_probe(package_dir):
+    return ("import importlib.util, sys\n"
+            f"here = {package_dir!r}\n"
+            "spec = importlib.util.find_spec('torch')\n"
+            "torch_is_shim = spec is not None and (spec.origin is None or spec.origin.startswith(here))\n"
+            "ours = getattr(sys.modules.get('sitecustomize'), '__file__', '').startswith(here)\n"
+            "print(torch_is_shim or ours)\n")
+
+
+def _densecore_dir(tmp_path):
+    rc, out, err = _python(["-c", "import densecore; print(densecore.__file__)"], tmp_path)
+    assert rc == 0, err
+    return os.path.dirname(out.strip())
+
+
+@pytest.mark.notorch
+def test_run_main_in_process_leaves_no_trace(tmp_path):
+    """run.main() called in-process: its children get the shim while it runs; afterwards this process's
+    PYTHONPATH is what it was, and a child started then imports whatever `torch` is installed."""
+    probe = _shim_probe(_densecore_dir(tmp_path))
+    probe_child = f"subprocess.run([sys.executable, '-c', {probe!r}], capture_output=True, text=True).stdout"
+    code = ("import os, subprocess, sys\nfrom densecore import run\n"
+            "before = os.environ.get('PYTHONPATH')\n"
+            f"run.main(['-c', {'import subprocess, sys; print(' + probe_child + ')'!r}])\n"
+            "print(os.environ.get('PYTHONPATH') == before)\n"
+            f"print({probe_child})")
+    rc, out, err = _python(["-c", code], tmp_path)
+    assert rc == 0, err
+    assert out.split() == ["True", "True", "False"], out + err
+
+
+@pytest.mark.notorch
+def test_plain_child_after_run_has_no_shim(tmp_path):
+    rc, out, err = _python(["-m", "densecore.run", "-c", "import torch"], tmp_path)
+    assert rc == 0, err
+    rc, out, err = _python(["-c", _shim_probe(_densecore_dir(tmp_path))], tmp_path)
+    assert (rc, out) == (0, "False\n"), err
+
+
+@pytest.mark.notorch
+@pytest.mark.parametrize("how", ["-I", "-E", "-S", "env={}"])
+def test_documented_limits_children_without_the_shim(tmp_path, how):
+    """python -I/-E ignore PYTHONPATH, -S skips site (so sitecustomize), and env={} drops PYTHONPATH: those
+    children import whatever torch is installed (README, docs/exactness.md)."""
+    flags, env = ([], "{}") if how == "env={}" else ([how], "None")
+    program = ("import subprocess, sys\n"
+               f"child = subprocess.run([sys.executable, *{flags!r}, '-c', {_shim_probe(_densecore_dir(tmp_path))!r}],"
+               f" capture_output=True, text=True, env={env})\n"
+               "print(child.stdout or child.stderr, end='')\n")
+    rc, out, err = _python(["-m", "densecore.run", "-c", program], tmp_path)
+    assert (rc, out) == (0, "False\n"), out + err
+
+
+@pytest.mark.notorch
+def test_child_without_densecore_refuses_torch_instead_of_falling_back(tmp_path):
+    """A child that inherits the shim but cannot import densecore (another interpreter, a broken path) gets
+    an ImportError naming densecore.run at every `import torch`, never an installed torch."""
+    broken = tmp_path / "broken"
+    (broken / "densecore").mkdir(parents=True)
+    (broken / "densecore" / "__init__.py").write_text("raise ImportError('simulated: no densecore here')\n")
+    child = ("import sys\nfor attempt in range(2):\n    try:\n        import torch\n        print(torch.__file__)\n"
+             "    except ImportError as e:\n        print('densecore.run' in str(e) and 'simulated' in str(e))\n")
+    program = ("import os, subprocess, sys\n"
+               f"env = dict(os.environ, PYTHONPATH={str(broken)!r} + os.pathsep + os.environ['PYTHONPATH'])\n"
+               f"print(subprocess.run([sys.executable, '-c', {child!r}], env=env, capture_output=True,"
+               " text=True).stdout, end='')\n")
+    rc, out, err = _python(["-m", "densecore.run", "-c", program], tmp_path)
+    assert (rc, out) == (0, "True\nTrue\n"), out + err
+
+
+@pytest.mark.notorch
+def test_run_inside_run_adds_its_path_once(tmp_path):
+    """A densecore.run program starting `python -m densecore.run`: the child has the shim, and our
+    PYTHONPATH entry once (run.main sees it is already there)."""
+    inner = ("import os, torch\nentries = os.environ['PYTHONPATH'].split(os.pathsep)\n"
+             "print(torch.__version__, entries.count(os.environ['STARTUP_DIR']))")
+    program = ("import os, subprocess, sys\nfrom densecore import run\n"
+               "env = dict(os.environ, STARTUP_DIR=run.STARTUP_DIR)\n"
+               f"print(subprocess.run([sys.executable, '-m', 'densecore.run', '-c', {inner!r}], env=env,"
+               " capture_output=True, text=True).stdout, end='')\n")
+    rc, out, err = _python(["-m", "densecore.run", "-c", program], tmp_path)
+    assert (rc, out) == (0, "2.14.1+densecore 1\n"), out + err
