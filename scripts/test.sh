@@ -2,8 +2,9 @@
 # Runs every test on a fresh machine: installs what is missing (GoogleTest from Debian, a virtual
 # environment with PyTorch 2.14.1 as the oracle and the pinned MKL), builds DenseCore with its C++ tests,
 # runs the C++ tests (ctest) and the Python tests (pytest), the tests that need no torch against the wheel
-# installed in an environment without torch, then the sanitizer stage (scripts/sanitize.sh:
-# the C++ tests and a fast subset of the Python tests under ASan+UBSan, in a build folder of its own).
+# installed in an environment without torch (and mypy over tests/typing against it), then the sanitizer
+# stage (scripts/sanitize.sh: the C++ tests and a fast subset of the Python tests under ASan+UBSan, in a
+# build folder of its own).
 # Between the two, every benchmark runs once in its quick form (bits checked, times not asserted).
 # Arguments go to pytest; a test selection given that way skips the benchmarks and sanitizers, and says so.
 set -euo pipefail
@@ -41,6 +42,15 @@ python3 -m venv "$notorch"
 "$notorch/bin/pip" install -q --no-deps "$DENSECORE_ENV_BUILD"/wheel/densecore-*.whl
 (cd "$DENSECORE_ENV_BUILD" && "$notorch/bin/python" -m pytest -q -p no:cacheprovider -n 2 -m notorch \
    -c "$root/pyproject.toml" "$root/tests/python")
+echo "== type check: tests/typing against the installed wheel's stub (densecore/_C.pyi) and py.typed"
+# From outside the checkout too, so mypy finds densecore in site-packages, not the source tree.
+"$notorch/bin/pip" install -q mypy
+(cd "$DENSECORE_ENV_BUILD" && "$notorch/bin/python" -m mypy --no-incremental --config-file "$root/pyproject.toml" \
+   "$root/tests/typing")
+# The stub itself: mypy keeps an installed package's errors out of the report above (a broken annotation there
+# would silently become Any), so it is checked on its own, with the package's Python (untyped) left silent.
+(cd "$DENSECORE_ENV_BUILD" && "$notorch/bin/python" -m mypy --no-incremental --config-file "$root/pyproject.toml" \
+   --no-silence-site-packages --follow-imports=silent -p densecore._C)
 
 if [ $# -gt 0 ]; then
   echo "== benchmark smoke test and sanitizer stage skipped: a test selection was given"

@@ -535,9 +535,9 @@ def gen_binding_form(r: Row, form: str, py_name: str) -> str:
     if form == "function":
         out_param = ", nb::handle out_h" if with_out else ""
         specs = ", ".join(py_arg_specs(r, r.args, form, with_out))
-        return f'  m.def("{fn}", []({params}{out_param}) -> nb::object {{\n{body}  }}, {specs});\n'
+        return f'  m.def("{fn}", []({params}{out_param}) -> TensorObject {{\n{body}  }}, {specs});\n'
     specs = "".join(", " + s for s in py_arg_specs(r, rest, form, False))
-    return f'  cls.def("{fn}", []({params}) -> nb::object {{\n{body}  }}{specs});\n'
+    return f'  cls.def("{fn}", []({params}) -> TensorObject {{\n{body}  }}{specs});\n'
 
 
 def gen_bindings(rows: list[Row]) -> str:

@@ -1,5 +1,6 @@
 // Autograd on the Python side: Tensor.requires_grad/grad/grad_fn/is_leaf/backward, grad mode,
 // and the read-only node objects torch exposes as grad_fn (name(), next_functions).
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -13,7 +14,10 @@
 
 namespace {
 
-nb::object tensor_or_none(const dc::Tensor& t) { return t.defined() ? nb::cast(t) : nb::none(); }
+// Typed for the stub as Tensor | None.
+nb::typed<nb::object, std::optional<dc::Tensor>> tensor_or_none(const dc::Tensor& t) {
+  return t.defined() ? nb::cast(t) : nb::none();
+}
 
 std::vector<dc::Tensor> tensor_list(nb::handle obj) {
   std::vector<dc::Tensor> out;

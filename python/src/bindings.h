@@ -10,6 +10,9 @@
 
 namespace nb = nanobind;
 using TensorClass = nb::class_<dc::Tensor>;
+/// A Python object that is always a Tensor (a new one, or the very self/out object torch returns): typed so
+/// that the generated stub (_C.pyi) says Tensor where a bare nb::object would say object.
+using TensorObject = nb::typed<nb::object, dc::Tensor>;
 
 // ---- typed arguments: TypeError naming the function and argument, as torch's arg parser ----
 // `pos`, where given, is the argument's place in the Python signature (1-based, self not counted in a method):

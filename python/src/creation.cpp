@@ -6,6 +6,7 @@
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.h"
@@ -75,7 +76,7 @@ std::vector<int64_t> parse_sizes(const nb::args& args, const char* fname) {
   return sizes;
 }
 
-nb::object finish(Tensor t, bool requires_grad) {
+TensorObject finish(Tensor t, bool requires_grad) {
   nb::object o = nb::cast(std::move(t));
   apply_requires_grad(o, requires_grad);
   return o;
@@ -102,7 +103,8 @@ nb::object tolist_at(const Tensor& t, int64_t dim, int64_t offset) {
   return out;
 }
 
-nb::object py_item(const Tensor& t) {
+/// Typed for the stub as torch's Number: the element as a Python bool, int or float by dtype.
+nb::typed<nb::object, std::variant<bool, int64_t, double>> py_item(const Tensor& t) {
   dc::check(t.numel() == 1, "a Tensor with {} elements cannot be converted to Scalar", t.numel());
   const char* base = static_cast<const char*>(t.storage()->data());
   return element_to_py(base + t.storage_offset() * int64_t(t.itemsize()), t.dtype());
@@ -367,7 +369,7 @@ Tensor tensor_from_sequence(nb::handle data, std::optional<DType> dtype) {
 }
 
 /// tensor_new.cpp internal_new_from_data; copy=false is as_tensor (may share memory).
-nb::object new_from_data(nb::handle data, std::optional<DType> dtype, bool copy) {
+TensorObject new_from_data(nb::handle data, std::optional<DType> dtype, bool copy) {
   if (is_string(data)) throw invalid_data_type(data);
   if (is_tensor(data)) {
     const Tensor& src = nb::cast<const Tensor&>(data);
@@ -387,7 +389,7 @@ nb::object new_from_data(nb::handle data, std::optional<DType> dtype, bool copy)
 
 // Tensor.to(dtype) / to(device, dtype) / to(other) / to(dtype=..., copy=...): self when nothing
 // changes and no copy is asked for, as torch.
-nb::object tensor_to(nb::pointer_and_handle<Tensor> self, const nb::args& args, const nb::kwargs& kw) {
+TensorObject tensor_to(nb::pointer_and_handle<Tensor> self, const nb::args& args, const nb::kwargs& kw) {
   std::optional<DType> dtype;
   bool copy = false;
   for (nb::handle a : args) {
@@ -434,14 +436,14 @@ void bind_conversion_methods(TensorClass& cls) {
   };
   for (const auto& [name, dt] : casts) {
     const DType target = dt;
-    cls.def(name, [target](nb::pointer_and_handle<Tensor> self) -> nb::object {
+    cls.def(name, [target](nb::pointer_and_handle<Tensor> self) -> TensorObject {
       if (self.p->dtype() == target) return nb::borrow(self.h);
       return nb::cast(dc::to_dtype_copy(*self.p, target));
     });
   }
   cls.def("to", &tensor_to)
       .def("type", &tensor_type, nb::arg("dtype") = nb::none())
-      .def("cpu", [](nb::pointer_and_handle<Tensor> self) { return nb::borrow(self.h); });
+      .def("cpu", [](nb::pointer_and_handle<Tensor> self) { return TensorObject(nb::borrow(self.h)); });
 }
 
 void bind_python_conversions(TensorClass& cls) {
@@ -509,7 +511,7 @@ void bind_like_factory(nb::module_& m, const char* name,
      nb::arg("memory_format") = nb::none());
 }
 
-nb::object py_arange(nb::args args, nb::handle dtype, nb::handle device, bool requires_grad) {
+TensorObject py_arange(nb::args args, nb::handle dtype, nb::handle device, bool requires_grad) {
   check_device(device);
   dc::check<dc::TypeError>(args.size() >= 1 && args.size() <= 3,
                            "arange() received an invalid combination of arguments");
@@ -572,7 +574,7 @@ void bind_factories(nb::module_& m) {
   m.def("tensor", [](nb::handle data, nb::handle dtype, nb::handle device, bool requires_grad,
                      nb::handle) {
     check_device(device);
-    nb::object t = new_from_data(data, opt_dtype(dtype, "tensor"), /*copy=*/true);
+    TensorObject t = new_from_data(data, opt_dtype(dtype, "tensor"), /*copy=*/true);
     apply_requires_grad(t, requires_grad);
     return t;
   }, nb::arg("data").none(), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),

@@ -24,7 +24,7 @@ Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 /// torch returns the very `out` object when one is given.
 template <class F>
 auto returning_out(F f) {
-  return [f](nb::handle a, nb::handle b, nb::handle c, nb::handle out) -> nb::object {
+  return [f](nb::handle a, nb::handle b, nb::handle c, nb::handle out) -> TensorObject {
     Tensor r = f(a, b, c, out);
     return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out);
   };
@@ -41,9 +41,10 @@ std::string rounding_mode(nb::handle h) {
   return nb::cast<std::string>(h);
 }
 
-/// Tensor dunder: NotImplemented for operands torch would not take, so Python tries the other side.
+/// Tensor dunder: NotImplemented for operands torch would not take, so Python tries the other side. Typed
+/// Tensor all the same: NotImplemented is the operator protocol's signal, not a result (typeshed's rule).
 template <class F>
-nb::object dunder(const Tensor& self, nb::handle other, F f) {
+TensorObject dunder(const Tensor& self, nb::handle other, F f) {
   auto o = py_number::try_tensor_or_number(other);
   if (!o) return nb::borrow(Py_NotImplemented);
   Tensor r;
@@ -56,7 +57,7 @@ nb::object dunder(const Tensor& self, nb::handle other, F f) {
 
 /// In-place form: writes into self, returns the same Python object.
 template <class F>
-nb::object inplace(nb::handle self_h, F f) {
+TensorObject inplace(nb::handle self_h, F f) {
   f(nb::cast<Tensor&>(self_h));
   return nb::borrow(self_h);
 }

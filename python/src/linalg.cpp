@@ -16,8 +16,9 @@
 namespace {
 
 
-// a @ b with a non-tensor operand: NotImplemented, so Python raises torch's TypeError.
-nb::object matmul_op(const dc::Tensor& a, nb::handle b, bool reflected) {
+// a @ b with a non-tensor operand: NotImplemented, so Python raises torch's TypeError. Typed Tensor for the
+// stub all the same, as the other operators (elementwise.cpp: dunder).
+TensorObject matmul_op(const dc::Tensor& a, nb::handle b, bool reflected) {
   dc::Tensor* bt = nullptr;
   if (!nb::try_cast<dc::Tensor*>(b, bt) || bt == nullptr) return nb::borrow(Py_NotImplemented);
   dc::Tensor r;

@@ -67,7 +67,7 @@ void bind_nn(nb::module_& m, TensorClass& cls) {
         },
         nb::arg("grad_output"), nb::arg("input"), nb::arg("approximate") = "none");
   m.def("dropout",
-        [](nb::handle input, double p, bool train) -> nb::object {
+        [](nb::handle input, double p, bool train) -> TensorObject {
           const Tensor& x = tensor_arg(input, "dropout", "input");
           Tensor r;
           {

@@ -97,7 +97,7 @@ FactoryKw take_kwargs(nb::kwargs& kw, const char* fn) {
   return out;
 }
 
-nb::object finish(const Tensor& t, bool requires_grad) {
+TensorObject finish(const Tensor& t, bool requires_grad) {
   nb::object o = nb::cast(t);
   if (requires_grad && nb::hasattr(o, "requires_grad_")) o.attr("requires_grad_")(true);
   return o;
@@ -113,7 +113,7 @@ void bind_size_factory(nb::module_& m, const char* name, SizeFactory f) {
   });
 }
 
-nb::object randint(nb::args args, nb::kwargs kw) {
+TensorObject randint(nb::args args, nb::kwargs kw) {
   FactoryKw o = take_kwargs(kw, "randint");
   std::vector<nb::object> pos;
   for (nb::handle a : args) pos.push_back(nb::borrow(a));
@@ -151,7 +151,7 @@ const Tensor& random_method(const Tensor& self, nb::args args, nb::kwargs kw) {
   return dc::random_(self, from, int_args::to_int(pos[1], "random_", "to"), gen);
 }
 
-nb::object bernoulli_any(const Tensor& self, nb::handle p, nb::handle generator) {
+TensorObject bernoulli_any(const Tensor& self, nb::handle p, nb::handle generator) {
   if (p.is_none()) return nb::cast(dc::bernoulli(self, gen_of(generator)));
   return nb::cast(dc::bernoulli(self, py_number::to_scalar(p, "bernoulli", "p").to_double(), gen_of(generator)));
 }

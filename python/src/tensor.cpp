@@ -17,7 +17,8 @@ namespace {
 // Borrowed: the module attribute _Size owns it.
 nb::handle g_size_type;
 
-nb::object make_size(const std::vector<int64_t>& sizes) {
+/// Typed for the stub as what Size is: a tuple of ints.
+nb::typed<nb::object, nb::typed<nb::tuple, int64_t, nb::ellipsis>> make_size(const std::vector<int64_t>& sizes) {
   return g_size_type ? g_size_type(nb::tuple(nb::cast(sizes))) : nb::tuple(nb::cast(sizes));
 }
 

@@ -22,7 +22,7 @@ using dc::Tensor;
 
 Tensor out_arg(nb::handle out) { return opt_tensor_arg(out, "out", "out"); }
 
-nb::object result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
+TensorObject result_or_out(Tensor r, nb::handle out) { return out.is_none() ? nb::cast(std::move(r)) : nb::borrow(out); }
 
 /// torch.pow(tensor, number); a tensor exponent or a number base is not mirrored yet.
 Tensor pow_any(nb::handle base, nb::handle exponent, const Tensor& out) {
@@ -39,12 +39,12 @@ void bind_pow(nb::module_& m, TensorClass& cls) {
   cls.def("pow_", [](nb::handle s, nb::handle e) {
     Tensor& self = nb::cast<Tensor&>(s);
     pow_any(s, e, self);
-    return nb::borrow(s);
+    return TensorObject(nb::borrow(s));
   }, nb::arg("exponent"));
   cls.def("__ipow__", [](nb::handle s, nb::handle e) {
     Tensor& self = nb::cast<Tensor&>(s);
     pow_any(s, e, self);
-    return nb::borrow(s);
+    return TensorObject(nb::borrow(s));
   });
 }
 
