@@ -34,6 +34,12 @@ class Elf64:
         rows = (struct.unpack_from("<II", self.data, self.phoff + i * self.phentsize) for i in range(self.phnum))
         return [(kind, flags) for kind, flags in rows]
 
+    def segment_extents(self):
+        """(p_type, p_vaddr, p_memsz) of every program header: where each segment lies once loaded."""
+        rows = (struct.unpack_from("<IIQQQQQQ", self.data, self.phoff + i * self.phentsize)
+                for i in range(self.phnum))
+        return [(kind, vaddr, memsz) for kind, _, _, vaddr, _, _, memsz, _ in rows]
+
     def sections(self):
         """(sh_type, sh_offset, sh_size, sh_link, sh_entsize) of every section header."""
         out = []
@@ -81,6 +87,19 @@ def _is_sanitizer_build(elf):
 
 def test_relro_segment_present(extension):
     assert any(kind == PT_GNU_RELRO for kind, _ in extension.segments())
+
+
+def test_dynamic_section_inside_relro(extension):
+    """The linker puts .dynamic inside GNU_RELRO, so it is read-only once loaded (the loader reads pointers such as
+    DT_FINI_ARRAY from it at exit). Editing the file can move it out: patchelf, as `auditwheel repair` runs it,
+    moves a grown .dynamic to a new writable segment. _C is linked with its final rpath for that reason
+    (python/src/CMakeLists.txt); this holds for the repaired wheel too."""
+    extents = extension.segment_extents()
+    dynamic = [(start, start + size) for kind, start, size in extents if kind == PT_DYNAMIC]
+    relro = [(start, start + size) for kind, start, size in extents if kind == PT_GNU_RELRO]
+    assert dynamic and relro, f"PT_DYNAMIC {dynamic}, PT_GNU_RELRO {relro}"
+    (d0, d1), (r0, r1) = dynamic[0], relro[0]
+    assert r0 <= d0 and d1 <= r1, f".dynamic [{d0:#x}, {d1:#x}) is outside GNU_RELRO [{r0:#x}, {r1:#x})"
 
 
 def test_all_symbols_bound_at_load(extension):
