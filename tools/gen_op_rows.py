@@ -116,8 +116,14 @@ class Row:
         return self.args[skip:]
 
     @property
+    def has_kernel(self) -> bool:
+        """An iterator front (unary, binary, ternary): a kernel stub, dtypes, out= and in-place forms. A composite or
+        view row's forward is written by hand in ops/ instead."""
+        return self.front in ("unary", "binary", "ternary")
+
+    @property
     def has_out(self) -> bool:
-        return self.front not in ("composite", "view")
+        return self.has_kernel
 
     @property
     def key(self) -> str:
@@ -181,7 +187,7 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: a binary row's dtype_rule is same (the default) or float")
     if row.front == "ternary" and row.dtype_rule:
         raise RowError(f"{name}: a ternary row has no dtype_rule (build_ternary_op promotes its three inputs)")
-    if row.front not in ("composite", "view") and row.dtypes not in DTYPE_SETS:
+    if row.has_kernel and row.dtypes not in DTYPE_SETS:
         raise RowError(f"{name}: dtypes must be one of {sorted(DTYPE_SETS)}")
     need = {"unary": 1, "binary": 2, "ternary": 3}.get(row.front, 1)
     if [a.is_tensor for a in args[:need]] != [True] * need:
@@ -198,9 +204,9 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: gil is elementwise (the default) or product (a row with two tensors)")
     if row.aliases and not row.python:
         raise RowError(f"{name}: aliases name Python forms; the row has none")
-    if row.front in ("composite", "view") and ({"inplace", "out"} & set(row.python)):
+    if not row.has_kernel and ({"inplace", "out"} & set(row.python)):
         raise RowError(f"{name}: a {row.front} row has no in-place or out= form")
-    if row.front in ("composite", "view") and (row.dtype_rule or row.checks):
+    if not row.has_kernel and (row.dtype_rule or row.checks):
         raise RowError(f"{name}: a {row.front} row has no dtype_rule or checks (its forward in ops/ has them)")
     if row.front == "view" and (len(row.tensors) != 1 or not row.node):
         raise RowError(f"{name}: a view row has one Tensor argument (self) and a node")
@@ -271,7 +277,7 @@ def gen_stubs_h(rows: list[Row]) -> str:
            '#include "densecore/core/scalar.h"\n#include "densecore/kernels/dispatch/dispatch.h"\n',
            '#include "densecore/kernels/iter/iter.h"\n\nnamespace dc {\n\n']
     for r in rows:
-        if r.front not in ("composite", "view"):
+        if r.has_kernel:
             out.append(f"using {camel(r.name)}Fn = {stub_type(r)};\n")
             out.append(f"DC_DECLARE_DISPATCH({camel(r.name)}Fn, {r.name}_stub);\n")
     out.append("\n}  // namespace dc\n")
@@ -281,7 +287,7 @@ def gen_stubs_h(rows: list[Row]) -> str:
 def gen_stubs_cpp(rows: list[Row]) -> str:
     out = [HEADER, '#include "densecore/generated/stubs.h"\n\nnamespace dc {\n\n']
     for r in rows:
-        if r.front not in ("composite", "view"):
+        if r.has_kernel:
             out.append(f"DC_DEFINE_DISPATCH({camel(r.name)}Fn, {r.name}_stub);\n")
     out.append("\n}  // namespace dc\n")
     return "".join(out)

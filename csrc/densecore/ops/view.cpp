@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <numeric>
 #include <ostream>
-#include <type_traits>
 
 #include "densecore/autograd/function.h"
 #include "densecore/autograd/views.h"
