@@ -109,6 +109,13 @@ class Row:
         return [a for a in self.args if a.is_tensor]
 
     @property
+    def edges(self) -> list[Arg]:
+        """The tensors the autograd node has an edge to, in order: those with a derivative (torch's codegen
+        leaves out a non_differentiable input such as gather's index or where's condition). A row with no node
+        records torch's NotImplemented node with an edge to every tensor."""
+        return [a for a in self.tensors if a.name in self.derivative] if self.node else self.tensors
+
+    @property
     def options(self) -> list[Arg]:
         """What the kernel stub gets after the iterator (unary: all but self; binary: all but two; ternary: all
         but three)."""
@@ -250,7 +257,7 @@ def save_guard(r: Row, name: str) -> int | None:
     used_in = [inp for inp, expr in r.derivative.items() if name in identifiers(expr)]
     if len(used_in) != 1:
         return None
-    return [a.name for a in r.tensors].index(used_in[0])
+    return [a.name for a in r.edges].index(used_in[0])
 
 
 def read_rows(path: Path) -> list[Row]:
@@ -258,9 +265,10 @@ def read_rows(path: Path) -> list[Row]:
     names = [r.key for r in rows]
     if len(set(names)) != len(names):
         raise RowError("an op is declared twice")
-    cpp_names = [r.cpp_name for r in rows]
-    if len(set(cpp_names)) != len(cpp_names):
-        raise RowError("two rows have one C++ name (set cpp_name)")
+    # Two rows may share a C++ name as overloads (masked_fill with a Scalar or a Tensor value), not a signature.
+    signatures = [(r.cpp_name, tuple(a.type for a in r.args)) for r in rows]
+    if len(set(signatures)) != len(signatures):
+        raise RowError("two rows have one C++ name and argument types (set cpp_name)")
     return rows
 
 
@@ -361,7 +369,7 @@ def gen_ops_h(rows: list[Row]) -> str:
 
 
 def gen_op_body(r: Row) -> str:
-    tensors = ", ".join(a.name for a in r.tensors)
+    edges = ", ".join(a.name for a in r.edges)
     first = r.tensors[0].name
     lines = [cpp_signature(r, False) + " {\n"]
     if r.front == "view":
@@ -371,9 +379,9 @@ def gen_op_body(r: Row) -> str:
         if r.autograd_view:
             lines.append("  const CreationMeta meta_ = creation_meta_now();\n")
     if r.has_out:
-        lines.append(f'  auto rec = record_with_out<{r.op}>("{r.name}", {{{tensors}}}, out);\n')
+        lines.append(f'  auto rec = record_with_out<{r.op}>("{r.name}", {{{edges}}}, out);\n')
     else:
-        lines.append(f"  OpRecord<{r.op}> rec({{{tensors}}});\n")
+        lines.append(f"  OpRecord<{r.op}> rec({{{edges}}});\n")
     saves_before = [a for a in r.args if a.name in r.saves]
     if not r.node:
         lines.append(f'  if (rec.active()) rec.saved().op_name = "{r.name}";\n')
@@ -452,9 +460,8 @@ def gen_formulas(rows: list[Row]) -> str:
         out.extend(formula_local(r, n) for n in r.saves)
         out.extend(f"  const {ATTR_TYPES[attr]}& {t}_{attr} = c.s.{t}_{attr};\n" for t, attr in r.saved_attrs)
         grads = []
-        for i, a in enumerate(r.tensors):
-            expr = r.derivative.get(a.name)
-            grads.append("Tensor()" if expr is None else f"c.need({i}) ? Tensor({expr}) : Tensor()")
+        for i, a in enumerate(r.edges):
+            grads.append(f"c.need({i}) ? Tensor({r.derivative[a.name]}) : Tensor()")
         out.append("  return {" + ", ".join(grads) + "};\n}\n")
     return "".join(out)
 

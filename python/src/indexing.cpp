@@ -237,10 +237,8 @@ void bind_indexing(nb::module_& m, TensorClass& cls) {
       }, nb::arg("input"), nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false);
   cls.def("__getitem__", &getitem, nb::arg("index").none())
       .def("__setitem__", &setitem, nb::arg("index").none(), nb::arg("value").none())
-      .def("index_select", &dc::index_select, nb::arg("dim"), nb::arg("index"))
       .def("masked_fill", &masked_fill, nb::arg("mask"), nb::arg("value"))
       .def("masked_fill_", &masked_fill_, nb::arg("mask"), nb::arg("value"))
-      .def("gather", &dc::gather, nb::arg("dim"), nb::arg("index"))
       .def("nonzero", &dc::nonzero)
       .def("scatter_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_(t, d, i, s); },
            nb::arg("dim"), nb::arg("index"), nb::arg("src"))
@@ -254,9 +252,8 @@ void bind_indexing(nb::module_& m, TensorClass& cls) {
         nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
   m.def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add(t, d, i, s); },
         nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
-  m.def("index_select", &dc::index_select, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
   m.def("masked_fill", &masked_fill, nb::arg("input"), nb::arg("mask"), nb::arg("value"));
-  m.def("gather", &dc::gather, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
+  // index_select and gather are op rows: their Python forms are generated (csrc/op_rows.toml).
   m.def("nonzero", &dc::nonzero, nb::arg("input"));
   m.def("_dev_tensor", [](nb::handle data, std::optional<dc::DType> dtype) { return tensor_from_data(data, dtype, false); },
         nb::arg("data"), nb::arg("dtype") = nb::none());

@@ -182,6 +182,45 @@ def test_a_view_row_makes_a_tracked_view_of_its_layout(tmp_path):
     assert "stub" not in (out / "kernels/densecore/generated/stubs.h").read_text().split("namespace dc {")[1]
 
 
+# Non-differentiable tensor inputs (gather's index, masked_fill's mask) get no edge: the recording, the guard's edge
+# number and the formula's need() count only the inputs with a derivative. Two overloads share one C++ name.
+MASKED = '''
+[[op]]
+func = "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor"
+cpp_name = "masked_fill"
+front = "composite"
+python = []
+node = "MaskedFill"
+derivative = { self = "masked_fill(grad, mask, Scalar::from_int(0))" }
+
+[[op]]
+func = "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor"
+cpp_name = "masked_fill"
+front = "composite"
+python = []
+node = "MaskedFillTensor"
+derivative = { self = "mul(grad, mask)", value = "sum(mul(grad, self))" }
+'''
+
+
+def test_a_non_differentiable_tensor_gets_no_edge(tmp_path):
+    run, out = generate(tmp_path, MASKED)
+    assert run.returncode == 0, run.stderr
+    gen = out / "ops/densecore/generated"
+    header = (gen / "ops.h").read_text()
+    assert "Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);" in header
+    assert "Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);" in header
+    body = (gen / "ops.cpp").read_text()
+    assert "OpRecord<Op::MaskedFill> rec({self});" in body
+    assert "OpRecord<Op::MaskedFillTensor> rec({self, value});" in body
+    # self is read only by value's formula, and value is edge 1 (edge 2 if the mask counted).
+    assert "if (rec.should_compute_output(1)) rec.saved().self = self;" in body
+    formulas = (gen / "formulas.inc").read_text()
+    tensor_form = formulas[formulas.index("formula<Op::MaskedFillTensor>"):]
+    assert "return {c.need(0) ? Tensor(mul(grad, mask)) : Tensor(), c.need(1) ? Tensor(sum(mul(grad, self))) : Tensor()};" \
+        in tensor_form
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -214,7 +253,9 @@ BAD = {
     "view-without-node": (VIEW.replace('node = "SqueezeDim"\nnode_name = "SqueezeBackward1"\n', "").replace(
         'derivative = { self = "unsqueeze_to(grad, self.sizes(), dim)" }\n', "", 1), "a view row has one Tensor argument (self) and a node"),
     "autograd-view-of-a-non-view": (GOOD + "autograd_view = false\n", "autograd_view is for view rows"),
-    "two-rows-one-cpp-name": (VIEW.replace('cpp_name = "unsafe_view"', 'cpp_name = "squeeze_dim"'), "one C++ name"),
+    "two-rows-one-cpp-signature": (
+        GOOD + GOOD.replace('"frac(', '"frac2(').replace("front = ", 'cpp_name = "frac"\nfront = ', 1),
+        "two rows have one C++ name and argument types"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

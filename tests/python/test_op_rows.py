@@ -2,7 +2,8 @@
 logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
 the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin, and the
 views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three overloads), unsqueeze, slice,
-select, as_strided), against live torch.
+select, as_strided), and the selections index_select, gather, masked_fill, where, max/min of all elements,
+against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -468,13 +469,84 @@ VIEWS = {
 }
 
 
+# The selection rows: index_select, gather, masked_fill (both values), where, max/min of all elements. A tensor
+# input without a derivative (an index, a mask, a condition) gets no edge; gather saves self itself (an in-place
+# edit of it breaks backward) where index_select saves only its sizes.
+def _selection_case(expr, src="torch.randn(4, 5, dtype=torch.float64)"):
+    return (f"x = {src}.requires_grad_(); y = {expr}; g = torch.randn(y.shape, dtype=y.dtype); y.backward(g); "
+            "out = [y, x.grad, grad_fn_name(y), len(y.grad_fn.next_functions)]")
+
+
+TIES = "torch.tensor([[1.0, 3.0, 3.0], [2.0, -1.0, 3.0]], dtype=torch.float64)"
+SELECTION = {
+    "index-select": _selection_case("torch.index_select(x, 1, torch.tensor([4, 0, 4]))"),
+    "index-select-neg-dim-method": _selection_case("x.index_select(-2, torch.tensor([3, 3, 1], dtype=torch.int32))"),
+    "index-select-keywords": "out = torch.index_select(input=torch.arange(6.).view(2, 3), index=torch.tensor([2]), dim=1)",
+    "index-select-self-edited": (
+        "x = torch.randn(4, 5, requires_grad=True); a = x * 1; y = a.index_select(0, torch.tensor([1, 2])); "
+        "a.add_(1); y.sum().backward(); out = [y, x.grad]"
+    ),
+    "index-select-float-dim": oracle.raises(TypeError, "out = torch.index_select(torch.randn(3), 0.5, torch.tensor([0]))"),
+    "index-select-out-of-range": oracle.raises(IndexError, "out = torch.randn(3).index_select(0, torch.tensor([3]))"),
+    "gather": _selection_case("torch.gather(x, 1, torch.tensor([[0, 4], [1, 1], [3, 2], [0, 0]]))"),
+    "gather-neg-dim-method": _selection_case("x.gather(-2, torch.tensor([[3, 0, 1, 1, 2]]))"),
+    "gather-sparse-grad-false": "out = torch.gather(torch.arange(4.), 0, torch.tensor([2, 2]), sparse_grad=False)",
+    "gather-positional-sparse-grad": oracle.raises(
+        TypeError, "out = torch.gather(torch.arange(4.), 0, torch.tensor([2]), False)", message=r"gather\(\).*"),
+    "gather-self-edited": oracle.raises(RuntimeError, (
+        "x = torch.randn(4, 5, requires_grad=True); a = x * 1; y = a.gather(1, torch.tensor([[0], [1], [2], [3]])); "
+        "a.add_(1); y.sum().backward()"
+    )),
+    "gather-index-out-of-range": oracle.raises(RuntimeError, "out = torch.randn(3).gather(0, torch.tensor([3]))"),
+    "masked-fill-scalar": _selection_case("x.masked_fill(torch.tensor([True, False, True, False, False]), 2.5)"),
+    "masked-fill-broadcast": _selection_case("torch.masked_fill(x, torch.tensor([[True], [False]]), -1)", "torch.randn(5)"),
+    "masked-fill-tensor-value": (
+        "x = torch.randn(4, 5, dtype=torch.float64, requires_grad=True); v = torch.tensor(3.0, dtype=torch.float64, requires_grad=True); "
+        "m = torch.randn(4, 5) > 0; y = x.masked_fill(m, v); y.backward(torch.randn(4, 5, dtype=torch.float64)); "
+        "out = [y, x.grad, v.grad, grad_fn_name(y), len(y.grad_fn.next_functions)]"
+    ),
+    "masked-fill-inplace-tensor-value": (
+        "x = torch.randn(4, 5, requires_grad=True); v = torch.tensor(-2.0, requires_grad=True); a = x * 1; "
+        "a.masked_fill_(torch.randn(5) > 0, v); a.backward(torch.randn(4, 5)); out = [a, x.grad, v.grad, grad_fn_name(a)]"
+    ),
+    "masked-fill-value-1d": oracle.raises(RuntimeError, "out = torch.randn(3).masked_fill(torch.ones(3, dtype=torch.bool), torch.ones(1))"),
+    "where": (
+        "a = torch.randn(4, 5, requires_grad=True); b = torch.randn(5, dtype=torch.float64, requires_grad=True); "
+        "c = torch.randn(4, 5) > 0; y = torch.where(c, a, b); y.backward(torch.randn(4, 5, dtype=torch.float64)); "
+        "out = [y, a.grad, b.grad, grad_fn_name(y), len(y.grad_fn.next_functions)]"
+    ),
+    "where-one-grad": (
+        "a = torch.randn(3); b = torch.randn(3, requires_grad=True); y = torch.where(a > 0, a, b); y.sum().backward(); "
+        "out = [y, b.grad, [f[0] is None for f in y.grad_fn.next_functions]]"
+    ),
+    "where-condition-edited": oracle.raises(RuntimeError, (
+        "a = torch.randn(3, requires_grad=True); c = torch.tensor([True, False, True]); y = a.where(c, 0.5); "
+        "c.zero_(); y.sum().backward()"
+    )),
+    **{f"{op}-all-ties": _selection_case(f"torch.{op}(x)" if op == "max" else "x.min()", TIES) for op in ("max", "min")},
+    "max-all-nan": _selection_case("x.max()", "torch.tensor([1.0, float('nan'), 2.0, float('nan')])"),
+    # torch's messages name a tensor type by ATen's CPU<T>Type, which its Python layer rewrites to torch.<T>Tensor
+    # for eight legacy types only: Bool and BFloat16 keep the ATen name.
+    **{f"saved-{d}-edited": oracle.raises(RuntimeError, (
+        f"x = torch.randn(3, dtype=torch.{d}, requires_grad=True); a = x * 1; y = a.max(); a.add_(1); y.backward()"
+    )) for d in ("bfloat16", "float16", "float32")},
+    **{f"embedding-{d}-indices": oracle.raises(
+        RuntimeError, f"out = torch.nn.functional.embedding(torch.zeros(2, dtype=torch.{d}), torch.randn(3, 2))"
+    ) for d in ("bool", "uint8", "float32", "bfloat16")},
+    "min-all-self-edited": oracle.raises(RuntimeError, (
+        "x = torch.randn(4, requires_grad=True); a = x * 1; y = a.min(); a.add_(1); y.backward()"
+    )),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
-        "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS}
+        "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
+        "selection": SELECTION}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -162,8 +162,8 @@ Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes,
   return z;
 }
 
-Tensor gather_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, const Tensor& index) {
-  Tensor z = zeros(sizes, grad.dtype());
+Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index) {
+  Tensor z = zeros(self.sizes(), grad.dtype());
   scatter_add_(z, dim, index, grad);
   return z;
 }

@@ -47,8 +47,9 @@ Tensor index_backward(const Tensor& grad, std::span<const int64_t> sizes, DType 
 /// index_select_backward: zeros(sizes).index_add_(dim, index, grad) (adds in index order).
 Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim,
                              const Tensor& index);
-/// gather_backward: zeros(sizes).scatter_add_(dim, index, grad).
-Tensor gather_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, const Tensor& index);
+/// gather_backward: grad.new_zeros(self.sizes()).scatter_add_(dim, index, grad). It takes self, which torch saves
+/// (an in-place change of self after the gather then fails backward), though it reads only the sizes.
+Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index);
 /// value_selecting_reduction_backward (topk, kthvalue, max/min with a dim): zeros(sizes).scatter_(dim,
 /// indices, grad), indices and grad unsqueezed at dim first when the reduction dropped it.
 Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,

@@ -111,33 +111,15 @@ template <> Grads formula<Op::Unbind>(const Ctx<Op::Unbind>& c) {
   return {unbind_backward(c.grads, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
 template <> Grads formula<Op::Index>(const Ctx<Op::Index>& c) {  // index_backward: zeros.index_put_(indices, grad, True)
   return {index_backward(c.g, c.s.self_sizes, c.g.dtype(), c.get(c.s.indices))}; }
-template <> Grads formula<Op::IndexSelect>(const Ctx<Op::IndexSelect>& c) {
-  return {index_select_backward(c.g, c.s.self_sizes, c.s.dim, c.get(c.s.index))}; }
-template <> Grads formula<Op::MaskedFill>(const Ctx<Op::MaskedFill>& c) {
-  return {masked_fill(c.g, c.get(c.s.mask), Scalar::from_int(0))}; }
-template <> Grads formula<Op::MaskedFillTensor>(const Ctx<Op::MaskedFillTensor>& c) {
-  const Tensor mask = c.get(c.s.mask);
-  return {c.need(0) ? masked_fill(c.g, mask, Scalar::from_int(0)) : Tensor(),
-          c.need(1) ? masked_fill_value_backward(c.g, mask) : Tensor()}; }
-template <> Grads formula<Op::Gather>(const Ctx<Op::Gather>& c) {
-  return {gather_backward(c.g, c.s.self_sizes, c.s.dim, c.get(c.s.index))}; }
 template <> Grads formula<Op::Cat>(const Ctx<Op::Cat>& c) { return cat_backward(c.g, c.s.tensors_sizes, c.s.dim); }
 template <> Grads formula<Op::Stack>(const Ctx<Op::Stack>& c) { return stack_backward(c.g, c.s.dim); }
 template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
 template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
-template <> Grads formula<Op::Where>(const Ctx<Op::Where>& c) {  // where(cond, grad, 0), where(cond, 0, grad)
-  const Tensor condition = c.get(c.s.condition);
-  return {c.need(0) ? where(condition, c.g, W(Scalar::from_int(0))) : Tensor(),
-          c.need(1) ? where(condition, W(Scalar::from_int(0)), c.g) : Tensor()}; }
 template <> Grads formula<Op::ClampScalar>(const Ctx<Op::ClampScalar>& c) {
   return {clamp_backward(c.g, c.get(c.s.self), c.s.min, c.s.max)}; }
 template <> Grads formula<Op::Topk>(const Ctx<Op::Topk>& c) {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
   return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes)}; }
 // ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----
-template <> Grads formula<Op::MaxAll>(const Ctx<Op::MaxAll>& c) {  // evenly_distribute_backward(grad, self, result)
-  return {evenly_distribute_backward(c.g, c.get(c.s.self), c.get(c.s.result))}; }
-template <> Grads formula<Op::MinAll>(const Ctx<Op::MinAll>& c) {
-  return {evenly_distribute_backward(c.g, c.get(c.s.self), c.get(c.s.result))}; }
 template <> Grads formula<Op::MaxDim>(const Ctx<Op::MaxDim>& c) {  // value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim)
   return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes, c.s.keepdim)}; }
 template <> Grads formula<Op::MinDim>(const Ctx<Op::MinDim>& c) {

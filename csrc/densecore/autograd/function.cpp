@@ -38,10 +38,7 @@ const char* name_override(Op op) {
     return name;
     DC_GENERATED_NODE_NAMES(DC_GENERATED_NODE_NAME)
 #undef DC_GENERATED_NODE_NAME
-    case Op::MaskedFillTensor: return "MaskedFillBackward1";
     case Op::ClampScalar: return "ClampBackward1";
-    case Op::MaxAll: return "MaxBackward1";
-    case Op::MinAll: return "MinBackward1";
     case Op::MaxDim: return "MaxBackward0";
     case Op::MinDim: return "MinBackward0";
     case Op::Copy: return "torch::autograd::CopyBackwards";

@@ -13,7 +13,7 @@ namespace {
 thread_local uint64_t t_sequence_nr = 0;
 
 std::string type_description(const Tensor& t) {
-  return dc::format("{} {}", tensor_type_name(t.dtype()), shape_text(t.sizes()));
+  return dc::format("{} {}", message_type_name(t.dtype()), shape_text(t.sizes()));
 }
 
 }  // namespace

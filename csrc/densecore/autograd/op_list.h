@@ -18,19 +18,12 @@
   X(SplitWithSizes)              \
   X(Unbind)                      \
   X(Index)                       \
-  X(IndexSelect)                 \
-  X(MaskedFill)                  \
-  X(MaskedFillTensor)            \
-  X(Gather)                      \
   X(Cat)                         \
   X(Stack)                       \
   X(Clone)                       \
   X(ToCopy)                      \
-  X(Where)                       \
   X(ClampScalar)                 \
   X(Topk)                        \
-  X(MaxAll)                      \
-  X(MinAll)                      \
   X(MaxDim)                      \
   X(MinDim)                      \
   X(LinalgVectorNorm)            \

@@ -69,10 +69,6 @@ template <> struct Saved<Op::DivRounding> : SavedNothing {};
 template <> struct Saved<Op::ClampScalar> : SavedSelf {
   std::optional<Scalar> min, max;
 };
-template <> struct Saved<Op::Where> {
-  SavedVariable condition;
-  auto variables() { return std::tie(condition); }
-};
 template <> struct Saved<Op::Pow> : SavedSelf {
   Scalar exponent = Scalar::from_int(1);
 };
@@ -112,11 +108,6 @@ template <> struct Saved<Op::Sum> : SavedSelfSizes {
   bool keepdim = false;
 };
 template <> struct Saved<Op::Mean> : Saved<Op::Sum> {};
-template <> struct Saved<Op::MaxAll> {
-  SavedVariable self, result;
-  auto variables() { return std::tie(self, result); }
-};
-template <> struct Saved<Op::MinAll> : Saved<Op::MaxAll> {};
 template <> struct Saved<Op::MaxDim> {
   SavedVariable indices;
   Shape self_sizes;
@@ -157,18 +148,6 @@ template <> struct Saved<Op::Index> {
   Shape self_sizes;
   auto variables() { return std::tie(indices); }
 };
-template <> struct Saved<Op::IndexSelect> {
-  SavedVariable index;
-  Shape self_sizes;
-  int64_t dim = 0;
-  auto variables() { return std::tie(index); }
-};
-template <> struct Saved<Op::Gather> : Saved<Op::IndexSelect> {};
-template <> struct Saved<Op::MaskedFill> {
-  SavedVariable mask;
-  auto variables() { return std::tie(mask); }
-};
-template <> struct Saved<Op::MaskedFillTensor> : Saved<Op::MaskedFill> {};
 template <> struct Saved<Op::IndexPut> {
   std::vector<SavedVariable> indices;
   Shape values_sizes;

@@ -58,6 +58,10 @@ std::string_view dtype_name(DType t) { return info(t).name; }
 std::string_view scalar_type_name(DType t) { return info(t).scalar_type; }
 std::string_view type_meta_name(DType t) { return info(t).type_meta; }
 std::string tensor_type_name(DType t) { return "torch." + std::string(info(t).scalar_type) + "Tensor"; }
+std::string message_type_name(DType t) {
+  if (t == DType::Bool || t == DType::BFloat16) return "CPU" + std::string(info(t).scalar_type) + "Type";
+  return tensor_type_name(t);
+}
 
 DType promote_types(DType a, DType b) { return kPromote[static_cast<int>(a)][static_cast<int>(b)]; }
 

@@ -22,9 +22,13 @@ std::string_view dtype_name(DType t);
 std::string_view scalar_type_name(DType t);
 /// caffe2::TypeMeta's name, which some of torch's messages print: "float", "long int", "c10::Half", ...
 std::string_view type_meta_name(DType t);
-/// The legacy tensor type torch prints for a CPU tensor: "torch.FloatTensor", "torch.LongTensor", ...
-/// (Tensor.type(), checkScalarTypes, saved-tensor version errors): scalar_type_name's column.
+/// The legacy tensor type of a CPU tensor, as Tensor.type() names it: "torch.FloatTensor", "torch.BoolTensor", ...
 std::string tensor_type_name(DType t);
+/// A CPU tensor's type as torch's error messages show it: ATen's TensorBase::toString() ("CPUFloatType"), which
+/// torch's Python error translation (processErrorMsg, torch/csrc/Exceptions.cpp) rewrites to the legacy name for
+/// Byte, Char, Short, Int, Long, Half, Float and Double only: "torch.FloatTensor" but "CPUBoolType",
+/// "CPUBFloat16Type". checkScalarTypes and the saved-tensor version error print it.
+std::string message_type_name(DType t);
 
 inline bool is_floating(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;

@@ -92,19 +92,18 @@ DType result_type(const Tensor& a, const Tensor& b) {
   return dc::result_type(std::span<const Tensor>(ts, 2));
 }
 
-Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y) {
+// where.self is an op row: this is its forward.
+Tensor impl::where(const Tensor& cond, const Tensor& x, const Tensor& y) {
   // TensorCompare.cpp where_self_out: operands cast to result_type(x, y), uint8 conditions to bool.
   const DType rt = result_type(x, y);
   Tensor c = cond;
   if (c.dtype() == DType::UInt8) c = to_dtype(c, DType::Bool);
   check(c.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
         scalar_type_name(c.dtype()));
-  OpRecord<Op::Where> rec({x, y});  // WhereBackward0: the condition has no edge
-  if (rec.active()) rec.saved().condition = c;
   IterConfig cfg;
   cfg.check_all_same_dtype = false;
   cfg.static_dtype = rt;
-  return rec.finish(run_iter(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); }));
+  return run_iter(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); });
 }
 
 Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out) {

@@ -29,7 +29,7 @@ Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out
 /// torch.equal: same sizes and every element equal after promotion (NaN is unequal to itself).
 bool equal(const Tensor& a, const Tensor& b);
 
-Tensor where(const Tensor& cond, const Tensor& x, const Tensor& y);
+// where(condition, self, other) is an op row (where.self), in densecore/generated/ops.h.
 Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
              const Tensor& out = {});
 Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out = {});  // undefined = None

@@ -593,8 +593,7 @@ void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Te
   index_put_(sliced, trim_trailing_undefined(std::move(tensors)), slice_prefix_ones(value));
 }
 
-Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  OpRecord<Op::IndexSelect> rec({self});
+Tensor impl::index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   dim = wrap_dim(dim, self.dim());
   check<IndexError>(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
@@ -620,12 +619,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
                      const int64_t src = off[1] + v * in_stride;
                      copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
                    });
-  if (rec.active()) {
-    rec.saved().dim = dim;
-    rec.saved().self_sizes = self.sizes();
-    rec.saved().index = index;
-  }
-  return rec.finish(out);
+  return out;
 }
 
 namespace {
@@ -668,29 +662,27 @@ const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor&
   return self;
 }
 
-
-Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  OpRecord<Op::MaskedFill> rec({self});
+// masked_fill (TensorAdvancedIndexing.cpp's composite): self expanded to the mask's shape, copied, filled.
+namespace {
+template <class Value>
+Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Value& value) {
   const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
   Tensor out = clone(expand(self, shape));
   masked_fill_(out, mask, value);
   reset_version(out);  // a new tensor starts at version 0, as torch's result does
-  if (rec.active()) rec.saved().mask = mask;
-  return rec.finish(out);
+  return out;
+}
+}  // namespace
+
+Tensor impl::masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  return masked_fill_copy(self, mask, value);
+}
+Tensor impl::masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  return masked_fill_copy(self, mask, value);
 }
 
-Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  OpRecord<Op::MaskedFillTensor> rec({self, value});  // MaskedFillBackward1
-  const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
-  Tensor out = clone(expand(self, shape));
-  masked_fill_(out, mask, value);
-  reset_version(out);  // a new tensor starts at version 0, as torch's result does
-  if (rec.active()) rec.saved().mask = mask;
-  return rec.finish(out);
-}
-
-Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
-  OpRecord<Op::Gather> rec({self});
+Tensor impl::gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
+  check<NotImplementedError>(!sparse_grad, "gather(): sparse_grad=True (a sparse gradient) is not supported");
   dim = wrap_dim(dim, self.dim());
   // scatter_gather_dtype_check: an empty index may have any dtype.
   check(index.numel() == 0 || index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
@@ -719,12 +711,7 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
                      const int64_t src = off[1] + v * in_stride;
                      copy_element(out.storage()->data(), off[0], self.storage()->data(), src, item_size);
                    });
-  if (rec.active()) {
-    rec.saved().dim = dim;
-    rec.saved().self_sizes = self.sizes();
-    rec.saved().index = index;
-  }
-  return rec.finish(out);
+  return out;
 }
 
 const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {

@@ -9,6 +9,7 @@
 
 #include "densecore/core/scalar.h"
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
@@ -56,12 +57,11 @@ const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, con
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 
-Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+// index_select, gather and masked_fill (both values) are op rows (csrc/op_rows.toml), declared in
+// densecore/generated/ops.h; their forwards impl::<name> are in index.cpp.
+/// The in-place forms record the masked_fill rows' nodes (MaskedFillBackward0 / MaskedFillBackward1).
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value);
-Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
-Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
-Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
 /// The (n, ndim) int64 coordinates of the nonzero elements, row-major (torch.nonzero).
 Tensor nonzero(const Tensor& self);
 

@@ -25,7 +25,7 @@ void check_indices(const Tensor& indices, const char* fn, int arg) {
   check(indices.dtype() == DType::Int64 || indices.dtype() == DType::Int32,
         "Expected tensor for argument #{} 'indices' to have one of the following scalar types: Long, Int; "
         "but got {} instead (while checking arguments for {})",
-        arg, tensor_type_name(indices.dtype()), fn);
+        arg, message_type_name(indices.dtype()), fn);
 }
 
 int64_t index_at(const Tensor& idx, int64_t i) {

@@ -207,19 +207,6 @@ Tensor converted(const Tensor& t, std::optional<DType> dtype) {
   return dtype && *dtype != t.dtype() ? to_dtype_copy(t, *dtype) : t;
 }
 
-
-/// MaxBackward1 / MinBackward1 save self and the result.
-template <Op op>
-Tensor record_all_reduce(const Tensor& t) {
-  OpRecord<op> rec({t});
-  Tensor out = all_reduce(t, /*is_max=*/op == Op::MaxAll);
-  if (rec.active()) {
-    rec.saved().self = t;
-    rec.saved().result = saved_output(out);
-  }
-  return rec.finish(out);
-}
-
 /// MaxBackward0 / MinBackward0 save the indices, the input sizes, dim and keepdim.
 template <Op op>
 std::pair<Tensor, Tensor> record_max_min_dim(const Tensor& t, int64_t dim, bool keepdim) {
@@ -277,8 +264,9 @@ Tensor impl::amax(const Tensor& self, std::span<const int64_t> dim, bool keepdim
 Tensor impl::amin(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
   return amax_amin(self, dim, keepdim, /*is_max=*/false);
 }
-Tensor max(const Tensor& t) { return record_all_reduce<Op::MaxAll>(t); }
-Tensor min(const Tensor& t) { return record_all_reduce<Op::MinAll>(t); }
+// max and min (all elements) are op rows: these are their forwards.
+Tensor impl::max(const Tensor& self) { return all_reduce(self, /*is_max=*/true); }
+Tensor impl::min(const Tensor& self) { return all_reduce(self, /*is_max=*/false); }
 std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim<Op::MaxDim>(t, dim, keepdim); }
 std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim<Op::MinDim>(t, dim, keepdim); }
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, true); }
@@ -327,7 +315,7 @@ Tensor impl::logsumexp(const Tensor& self_in, std::span<const int64_t> dim, bool
   Tensor maxes = dc::amax(self, dim, /*keepdim=*/true);
   const Tensor infinite = compare(CompareOp::Eq, abs(maxes),
                                   wrapped_scalar_tensor(Scalar::from_double(std::numeric_limits<double>::infinity())));
-  maxes = masked_fill(maxes, infinite, Scalar::from_int(0));
+  maxes = dc::masked_fill(maxes, infinite, Scalar::from_int(0));
   const Tensor maxes_squeezed = keepdim ? maxes : squeeze_dims(maxes, dim);
   Tensor shifted = sub(self, maxes, Scalar::from_int(1));
   Tensor result = sum(exp(shifted, shifted), dim, keepdim);
