@@ -243,17 +243,10 @@ void bind_indexing(nb::module_& m, TensorClass& cls) {
       .def("scatter_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_(t, d, i, s); },
            nb::arg("dim"), nb::arg("index"), nb::arg("src"))
       .def("scatter_add_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add_(t, d, i, s); },
-           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
-      .def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter(t, d, i, s); },
-           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
-      .def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add(t, d, i, s); },
            nb::arg("dim"), nb::arg("index"), nb::arg("src"));
-  m.def("scatter", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter(t, d, i, s); },
-        nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
-  m.def("scatter_add", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add(t, d, i, s); },
-        nb::arg("input"), nb::arg("dim"), nb::arg("index"), nb::arg("src"));
   m.def("masked_fill", &masked_fill, nb::arg("input"), nb::arg("mask"), nb::arg("value"));
-  // index_select and gather are op rows: their Python forms are generated (csrc/op_rows.toml).
+  // index_select, gather, scatter (its src form) and scatter_add are op rows: their Python forms are generated
+  // (csrc/op_rows.toml).
   m.def("nonzero", &dc::nonzero, nb::arg("input"));
   m.def("_dev_tensor", [](nb::handle data, std::optional<dc::DType> dtype) { return tensor_from_data(data, dtype, false); },
         nb::arg("data"), nb::arg("dtype") = nb::none());

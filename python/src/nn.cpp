@@ -19,14 +19,7 @@ nb::object or_none(const Tensor& t) { return t.defined() ? nb::cast(t) : nb::non
 }  // namespace
 
 void bind_nn(nb::module_& m, TensorClass& cls) {
-  m.def("embedding",
-        [](const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
-          dc::check<dc::NotImplementedError>(!sparse, "densecore: sparse embedding gradients are not supported");
-          gil::ReleaseIf release(gil::is_long(indices) || gil::is_long(weight));
-          return dc::embedding(weight, indices, padding_idx, scale_grad_by_freq);
-        },
-        nb::arg("weight"), nb::arg("indices"), nb::arg("padding_idx") = -1, nb::arg("scale_grad_by_freq") = false,
-        nb::arg("sparse") = false);
+  // embedding is an op row: its Python function is generated (csrc/op_rows.toml).
   m.def("embedding_dense_backward", &dc::embedding_dense_backward, nb::arg("grad_output"), nb::arg("indices"),
         nb::arg("num_weights"), nb::arg("padding_idx"), nb::arg("scale_grad_by_freq"));
   m.def("native_layer_norm",

@@ -2,7 +2,7 @@
 logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
 the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin, and the
 views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three overloads), unsqueeze, slice,
-select, as_strided), and the selections index_select, gather, masked_fill, where, max/min of all elements,
+select, as_strided), and the selections index_select, gather, masked_fill, where, max/min of all elements, scatter, scatter_add, embedding,
 against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
@@ -533,6 +533,39 @@ SELECTION = {
     **{f"embedding-{d}-indices": oracle.raises(
         RuntimeError, f"out = torch.nn.functional.embedding(torch.zeros(2, dtype=torch.{d}), torch.randn(3, 2))"
     ) for d in ("bool", "uint8", "float32", "bfloat16")},
+    # scatter / scatter_add (the src forms) and their in-place forms: the index has no edge; scatter_add saves the
+    # index only for src's gradient (torch's save guard), so editing it in place breaks nothing when src needs none.
+    **{f"{op}-backward": (
+        "x = torch.randn(3, 5, dtype=torch.float64, requires_grad=True); s = torch.randn(2, 5, dtype=torch.float64, requires_grad=True); "
+        f"i = torch.tensor([[0, 1, 2, 0, 0], [2, 2, 1, 1, 0]]); y = {call}; y.backward(torch.randn(3, 5, dtype=torch.float64)); "
+        "out = [y, x.grad, s.grad, grad_fn_name(y), len(y.grad_fn.next_functions)]"
+    ) for op, call in (("scatter", "torch.scatter(x, 0, i, s)"), ("scatter-add", "x.scatter_add(-2, i, s)"),
+                       ("scatter-inplace", "(x * 1).scatter_(0, i, s)"), ("scatter-add-inplace", "(x * 1).scatter_add_(0, i, s)"))},
+    "scatter-add-index-edited": (
+        "x = torch.randn(3, requires_grad=True); i = torch.tensor([0, 0]); y = x.scatter_add(0, i, torch.ones(2)); "
+        "i.add_(1); y.sum().backward(); out = [y, x.grad]"
+    ),
+    "scatter-add-index-edited-src-grad": oracle.raises(RuntimeError, (
+        "x = torch.randn(3); i = torch.tensor([0, 0]); s = torch.ones(2, requires_grad=True); y = x.scatter_add(0, i, s); "
+        "i.add_(1); y.sum().backward()"
+    )),
+    "scatter-keywords": "out = torch.scatter(input=torch.zeros(4), dim=0, index=torch.tensor([3, 1]), src=torch.ones(2))",
+    "scatter-float-index": oracle.raises(RuntimeError, "out = torch.zeros(4).scatter(0, torch.tensor([1.0]), torch.ones(1))"),
+    "scatter-add-float-dim": oracle.raises(TypeError, "out = torch.zeros(4).scatter_add(0.0, torch.tensor([1]), torch.ones(1))"),
+    # embedding: the weight's gradient summed per row, padding_idx's row left at zero, scale_grad_by_freq.
+    **{f"embedding-{name}": (
+        "w = torch.randn(6, 4, dtype=torch.float64, requires_grad=True); i = torch.tensor([[1, 5, 1], [0, 1, 3]]); "
+        f"y = {call}; y.backward(torch.randn(y.shape, dtype=torch.float64)); "
+        "out = [y, w.grad, grad_fn_name(y), len(y.grad_fn.next_functions)]"
+    ) for name, call in (("plain", "torch.embedding(w, i)"), ("padding", "torch.embedding(w, i, 1)"),
+                         ("functional-padding-neg", "torch.nn.functional.embedding(i, w, padding_idx=-1)"),
+                         ("scale-by-freq", "torch.embedding(w, i, scale_grad_by_freq=True)"),
+                         ("1d-keywords", "torch.embedding(indices=i[0], weight=w)"))},
+    "embedding-weight-edited": (
+        "w = torch.randn(6, 4, requires_grad=True); a = w * 1; y = torch.embedding(a, torch.tensor([2, 2])); "
+        "a.add_(1); y.sum().backward(); out = [y, w.grad]"
+    ),
+    "embedding-1d-weight": oracle.raises(RuntimeError, "out = torch.embedding(torch.randn(6), torch.tensor([1]))"),
     "min-all-self-edited": oracle.raises(RuntimeError, (
         "x = torch.randn(4, requires_grad=True); a = x * 1; y = a.min(); a.add_(1); y.backward()"
     )),

@@ -87,8 +87,6 @@ template <> Grads formula<Op::ScaledDotProductFlashAttentionForCpu>(
       c.get(c.s.value), c.get(c.s.output), c.get(c.s.logsumexp), c.s.dropout_p, c.s.is_causal,
       c.get(c.s.attn_mask), c.s.scale);
   return {gq, gk, gv}; }
-template <> Grads formula<Op::Embedding>(const Ctx<Op::Embedding>& c) {  // embedding_backward(grad, indices, num_weights, ...)
-  return {embedding_dense_backward(c.g, c.get(c.s.indices), c.s.num_weights, c.s.padding_idx, c.s.scale_grad_by_freq)}; }
 template <> Grads formula<Op::NativeLayerNorm>(const Ctx<Op::NativeLayerNorm>& c) {  // native_layer_norm_backward(grad, ..., mask)
   if (!c.g.defined()) return {Tensor(), Tensor(), Tensor()};
   auto [dx, dw, db] = native_layer_norm_backward(c.g, c.get(c.s.input), c.s.normalized_shape, c.get(c.s.mean),
@@ -146,12 +144,6 @@ template <> Grads formula<Op::IndexPut>(const Ctx<Op::IndexPut>& c) {  // self: 
   const std::vector<Tensor> indices = c.get(c.s.indices);
   return {c.need(0) ? index_put_self_backward(c.g, indices, c.s.values_sizes, c.s.accumulate) : Tensor(),
           c.need(1) ? index(c.g, indices) : Tensor()}; }
-template <> Grads formula<Op::Scatter>(const Ctx<Op::Scatter>& c) {  // self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)
-  const Tensor index = c.get(c.s.index);
-  return {c.need(0) ? scatter_self_backward(c.g, c.s.dim, index) : Tensor(),
-          c.need(1) ? gather(c.g, c.s.dim, index) : Tensor()}; }
-template <> Grads formula<Op::ScatterAdd>(const Ctx<Op::ScatterAdd>& c) {  // self: grad; src: grad.gather(dim, index)
-  return {c.g, c.need(1) ? gather(c.g, c.s.dim, c.get(c.s.index)) : Tensor()}; }
 template <> Grads formula<Op::NotImplemented>(const Ctx<Op::NotImplemented>& c) {
   throw Error(format("derivative for aten::{} is not implemented", c.s.op_name)); }
 // clang-format on

@@ -9,7 +9,6 @@
 #define DC_DIFFERENTIABLE_OPS(X) \
   X(Pow)                         \
   X(ScaledDotProductFlashAttentionForCpu) \
-  X(Embedding)                   \
   X(NativeLayerNorm)             \
   X(Sum)                         \
   X(Mean)                        \
@@ -37,8 +36,6 @@
   X(Bernoulli)                   \
   X(Random)                      \
   X(IndexPut)                    \
-  X(Scatter)                     \
-  X(ScatterAdd)                  \
   X(NotImplemented)               \
   DC_GENERATED_OPS(X)
 

@@ -82,13 +82,6 @@ template <> struct Saved<Op::ScaledDotProductFlashAttentionForCpu> {
   std::optional<double> scale;
   auto variables() { return std::tie(query, key, value, output, logsumexp, attn_mask); }
 };
-template <> struct Saved<Op::Embedding> {
-  SavedVariable indices;
-  int64_t num_weights = 0;
-  int64_t padding_idx = -1;
-  bool scale_grad_by_freq = false;
-  auto variables() { return std::tie(indices); }
-};
 template <> struct Saved<Op::NativeLayerNorm> {
   SavedVariable input, weight, bias, mean, rstd;
   Shape normalized_shape;
@@ -154,12 +147,6 @@ template <> struct Saved<Op::IndexPut> {
   bool accumulate = false;
   auto variables() { return std::tie(indices); }
 };
-template <> struct Saved<Op::Scatter> {
-  SavedVariable index;
-  int64_t dim = 0;
-  auto variables() { return std::tie(index); }
-};
-template <> struct Saved<Op::ScatterAdd> : Saved<Op::Scatter> {};
 template <> struct Saved<Op::Cat> : NoTensorsSaved {
   std::vector<Shape> tensors_sizes;
   int64_t dim = 0;

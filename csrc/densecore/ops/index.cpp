@@ -787,16 +787,13 @@ void save_scatter(OpRecord<op>& rec, const Tensor& self, int64_t dim, const Tens
   rec.saved().index = index;
 }
 
-// torch.scatter / scatter_add: the node sits on the out-of-place op (inputs self and src).
-template <Op op>
-Tensor scatter_out_of_place(const char* fn, const Tensor& self, int64_t dim, const Tensor& index,
-                            const Tensor& src, bool accumulate) {
-  OpRecord<op> rec({self, src});
-  save_scatter(rec, self, dim, index);
+// torch.scatter / scatter_add: the in-place kernel on a copy of self.
+Tensor scatter_copy(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                    bool accumulate) {
   Tensor out = clone(self);
   scatter_impl(fn, out, dim, index, src, accumulate);
   reset_version(out);  // a new tensor starts at version 0
-  return rec.finish(out);
+  return out;
 }
 
 }  // namespace
@@ -817,12 +814,13 @@ const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, con
   return self;
 }
 
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_out_of_place<Op::Scatter>("scatter", self, dim, index, src, false);
+// scatter.src and scatter_add are op rows: these are their forwards.
+Tensor impl::scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_copy("scatter", self, dim, index, src, /*accumulate=*/false);
 }
 
-Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_out_of_place<Op::ScatterAdd>("scatter_add", self, dim, index, src, true);
+Tensor impl::scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_copy("scatter_add", self, dim, index, src, /*accumulate=*/true);
 }
 
 }  // namespace dc

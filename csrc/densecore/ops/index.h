@@ -53,9 +53,8 @@ const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, c
 const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 /// self.scatter_(dim, index, src): src[i] written at index[i] along dim; with duplicates the last wins.
 const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
-/// torch.scatter / torch.scatter_add: the in-place forms applied to a copy of self.
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
-Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+// torch.scatter (scatter.src) and torch.scatter_add, the in-place forms applied to a copy of self, are op rows
+// (csrc/op_rows.toml); the in-place forms above record their nodes.
 
 // index_select, gather and masked_fill (both values) are op rows (csrc/op_rows.toml), declared in
 // densecore/generated/ops.h; their forwards impl::<name> are in index.cpp.

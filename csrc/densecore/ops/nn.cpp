@@ -97,27 +97,22 @@ bool gelu_is_tanh(std::string_view approximate) {
 
 // ---- embedding -------------------------------------------------------------------------------------
 
-Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq) {
+// embedding is an op row: this is its forward.
+Tensor impl::embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
+                       bool sparse) {
+  check<NotImplementedError>(!sparse, "densecore: sparse embedding gradients are not supported");
   check(weight.dim() == 2, "'weight' must be 2-D");
   check_indices(indices, "embedding", 1);
-  OpRecord<Op::Embedding> rec({weight});
   Tensor out;
   if (indices.dim() == 1) {
-    out = index_select(weight, 0, indices);
+    out = dc::index_select(weight, 0, indices);
   } else {
     Shape size = indices.sizes();
     size.push_back(weight.size(1));
     const int64_t flat[] = {-1};
-    out = view(index_select(weight, 0, reshape(indices, flat)), size);
+    out = view(dc::index_select(weight, 0, reshape(indices, flat)), size);
   }
-  if (rec.active()) {
-    auto& s = rec.saved();
-    s.indices = indices;
-    s.num_weights = weight.size(0);
-    s.padding_idx = padding_idx;
-    s.scale_grad_by_freq = scale_grad_by_freq;
-  }
-  return rec.finish(out);
+  return out;
 }
 
 Tensor embedding_dense_backward(const Tensor& grad_, const Tensor& indices, int64_t num_weights,

@@ -14,9 +14,8 @@
 
 namespace dc {
 
-/// weight[indices]: weight.index_select(0, indices.reshape(-1)) viewed as indices.shape + [C].
-Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
-                 bool scale_grad_by_freq = false);
+// embedding (weight[indices]: weight.index_select(0, indices.reshape(-1)) viewed as indices.shape + [C]) is an
+// op row (csrc/op_rows.toml), declared in densecore/generated/ops.h.
 /// embedding_dense_backward_cpu: per weight row, the grads of its positions summed in position order.
 Tensor embedding_dense_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq);
