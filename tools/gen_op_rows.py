@@ -129,10 +129,6 @@ class Row:
         return self.front in ("unary", "binary", "ternary")
 
     @property
-    def has_out(self) -> bool:
-        return self.has_kernel
-
-    @property
     def key(self) -> str:
         """The row's unique name: torch's name.overload."""
         return f"{self.name}.{self.overload}" if self.overload else self.name
@@ -340,7 +336,7 @@ def cpp_signature(r: Row, with_defaults: bool) -> str:
         if with_defaults and a.default is not None:
             p += " = " + a.cpp_default()
         params.append(p)
-    if r.has_out:
+    if r.has_kernel:
         params.append("const Tensor& out" + (" = {}" if with_defaults else ""))
     return f"Tensor {r.cpp_name}({', '.join(params)})"
 
@@ -378,7 +374,7 @@ def gen_op_body(r: Row) -> str:
         lines.append(f"  const Layout layout_ = layouts::{r.cpp_name}({', '.join(a.name for a in r.args)});\n")
         if r.autograd_view:
             lines.append("  const CreationMeta meta_ = creation_meta_now();\n")
-    if r.has_out:
+    if r.has_kernel:
         lines.append(f'  auto rec = record_with_out<{r.op}>("{r.name}", {{{edges}}}, out);\n')
     else:
         lines.append(f"  OpRecord<{r.op}> rec({{{edges}}});\n")
@@ -390,7 +386,7 @@ def gen_op_body(r: Row) -> str:
         for a in saves_before:
             guard = save_guard(r, a.name)
             cond = "" if guard is None else f"if (rec.should_compute_output({guard})) "
-            if a.is_tensor and r.has_out and a.name == first:
+            if a.is_tensor and r.has_kernel and a.name == first:
                 # The in-place form overwrites self: its formula reads a copy taken before.
                 lines.append(f"    {cond}rec.saved().{a.name} = out.is_same({a.name}) ? clone({a.name}) : {a.name};\n")
             elif a.type == "int[]":
@@ -534,7 +530,7 @@ def gen_binding_form(r: Row, form: str, py_name: str) -> str:
     if with_out:
         lines.append(f'    const Tensor out = opt_tensor_arg(out_h, "{fn}", "out");\n')
     out_arg = {"inplace": first.name, "function": "out" if with_out else "Tensor()"}.get(form, "Tensor()")
-    call_args = ", ".join([a.name for a in r.args] + ([out_arg] if r.has_out else []))
+    call_args = ", ".join([a.name for a in r.args] + ([out_arg] if r.has_kernel else []))
     lines.append("    Tensor r;\n    {\n"
                  f"      gil::ReleaseIf release({gil_condition(r)});\n"
                  f"      r = dc::{r.cpp_name}({call_args});\n    }}\n")
