@@ -16,7 +16,6 @@
 #include "densecore/ops/index.h"
 #include "densecore/ops/join.h"
 #include "densecore/ops/linalg.h"
-#include "densecore/ops/nn.h"
 #include "densecore/ops/reduce.h"
 #include "densecore/ops/unary.h"
 #include "densecore/ops/view.h"
@@ -161,12 +160,6 @@ Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes,
   Tensor z = zeros(sizes, grad.dtype());
   index_add_(z, dim, index, grad);
   return z;
-}
-
-Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights, int64_t padding_idx,
-                          bool scale_grad_by_freq, bool sparse) {
-  check<NotImplementedError>(!sparse, "densecore: sparse embedding gradients are not supported");
-  return embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq);
 }
 
 Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index) {

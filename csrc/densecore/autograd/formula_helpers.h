@@ -47,9 +47,6 @@ Tensor index_backward(const Tensor& grad, std::span<const int64_t> sizes, DType 
 /// index_select_backward: zeros(sizes).index_add_(dim, index, grad) (adds in index order).
 Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim,
                              const Tensor& index);
-/// embedding_backward (sparse is refused by the forward): embedding_dense_backward.
-Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights, int64_t padding_idx,
-                          bool scale_grad_by_freq, bool sparse);
 /// gather_backward: grad.new_zeros(self.sizes()).scatter_add_(dim, index, grad). It takes self, which torch saves
 /// (an in-place change of self after the gather then fails backward), though it reads only the sizes.
 Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index);
