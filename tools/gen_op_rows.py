@@ -103,6 +103,11 @@ class Row:
     cpp_name: str = ""  # the C++ function; by default name, or name_overload
     node_name: str = ""  # torch's node name when it is not <node>Backward0 (SqueezeBackward1)
     autograd_view: bool = True  # view rows: whether autograd tracks the result as a view of self
+    outputs: list[str] = field(default_factory=lambda: ["result"])  # the schema's return names
+
+    @property
+    def multi_output(self) -> bool:
+        return len(self.outputs) > 1
 
     @property
     def tensors(self) -> list[Arg]:
@@ -143,12 +148,14 @@ class Row:
 ARG_RE = re.compile(r"^(Tensor|Scalar|int\[1?\]|int\?|int|bool|str)(?:\(a\))? (\w+)(?:=(.+))?$")
 
 
-def parse_func(func: str) -> tuple[str, str, list[Arg]]:
-    """(name, overload, arguments). A view's alias annotations (`Tensor(a) self -> Tensor(a)`) are read and
-    dropped: the front says what aliases what."""
-    m = re.fullmatch(r"(\w+)(?:\.(\w+))?\((.*)\) -> Tensor(?:\(a\))?", func)
+def parse_func(func: str) -> tuple[str, str, list[Arg], list[str]]:
+    """(name, overload, arguments, output names). A view's alias annotations (`Tensor(a) self -> Tensor(a)`) are
+    read and dropped: the front says what aliases what. One output is `result`, as in derivatives.yaml; several
+    are named in the schema: `-> (Tensor values, Tensor indices)`."""
+    m = re.fullmatch(r"(\w+)(?:\.(\w+))?\((.*)\) -> (Tensor(?:\(a\))?|\((?:Tensor \w+, )+Tensor \w+\))", func)
     if not m:
-        raise RowError(f"func must read 'name[.overload](args) -> Tensor': {func!r}")
+        raise RowError(f"func must read 'name[.overload](args) -> Tensor' or '-> (Tensor a, Tensor b)': {func!r}")
+    outputs = re.findall(r"Tensor (\w+)", m.group(4)) or ["result"]
     args, kw_only = [], False
     for text in filter(None, (t.strip() for t in m.group(3).split(","))):
         if text == "*":
@@ -158,7 +165,7 @@ def parse_func(func: str) -> tuple[str, str, list[Arg]]:
         if not a:
             raise RowError(f"{m.group(1)}: cannot read argument {text!r}")
         args.append(Arg("int[]" if a.group(1).startswith("int[") else a.group(1), a.group(2), a.group(3), kw_only))
-    return m.group(1), m.group(2) or "", args
+    return m.group(1), m.group(2) or "", args, outputs
 
 
 def identifiers(expr: str) -> set[str]:
@@ -168,7 +175,7 @@ def identifiers(expr: str) -> set[str]:
 def read_row(raw: dict) -> Row:
     known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "checks", "python", "aliases",
              "numbers_as_tensors", "gil", "node", "derivative", "cpp_name", "node_name", "autograd_view"}
-    name, overload, args = parse_func(raw.get("func", ""))
+    name, overload, args, outputs = parse_func(raw.get("func", ""))
     if set(raw) - known:
         raise RowError(f"{name}: unknown fields {sorted(set(raw) - known)}")
     row = Row(name, args, raw.get("front", ""), raw.get("dtype_rule"), raw.get("dtypes"),
@@ -177,6 +184,7 @@ def read_row(raw: dict) -> Row:
               list(raw.get("checks", [])), list(raw.get("aliases", [])), bool(raw.get("numbers_as_tensors", False)),
               raw.get("gil", "elementwise"))
     row.overload = overload
+    row.outputs = outputs
     row.cpp_name = raw.get("cpp_name", f"{name}_{overload}" if overload else name)
     row.node_name = raw.get("node_name", "")
     row.autograd_view = bool(raw.get("autograd_view", True))
@@ -211,6 +219,11 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: a {row.front} row has no in-place or out= form")
     if not row.has_kernel and (row.dtype_rule or row.checks):
         raise RowError(f"{name}: a {row.front} row has no dtype_rule or checks (its forward in ops/ has them)")
+    if row.multi_output and (row.front != "composite" or row.python):
+        raise RowError(f"{name}: a row with several outputs is composite, and its Python forms (torch.return_types) "
+                       "are hand-written")
+    if set(outputs) & {a.name for a in args} or len(set(outputs)) != len(outputs):
+        raise RowError(f"{name}: an output is named like an argument or another output")
     if row.front == "view" and (len(row.tensors) != 1 or not row.node):
         raise RowError(f"{name}: a view row has one Tensor argument (self) and a node")
     if "autograd_view" in raw and row.front != "view":
@@ -224,7 +237,7 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: derivative for {sorted(set(row.derivative) - tensor_names)}, not a tensor input")
     save_attributes(row, tensor_names)
     used = set().union(*(identifiers(e) for e in row.derivative.values())) if row.derivative else set()
-    row.saves = [a.name for a in args if a.name in used] + (["result"] if "result" in used else [])
+    row.saves = [a.name for a in args if a.name in used] + [o for o in outputs if o in used]
     return row
 
 
@@ -320,8 +333,7 @@ def gen_saved_h(rows: list[Row]) -> str:
             continue
         fields = [(a.cpp_saved_type(), a.name) for a in r.args if a.name in r.saves]
         fields += [(ATTR_TYPES[attr], f"{t}_{attr}") for t, attr in r.saved_attrs]
-        if "result" in r.saves:
-            fields.append(("SavedVariable", "result"))
+        fields += [("SavedVariable", o) for o in r.outputs if o in r.saves]
         tensors = [n for t, n in fields if t == "SavedVariable"]
         out.append(f"template <> struct Saved<Op::{r.node}> {{\n")
         out.extend(f"  {t} {n}{'' if t == 'SavedVariable' else '{}'};\n" for t, n in fields)
@@ -338,20 +350,24 @@ def cpp_signature(r: Row, with_defaults: bool) -> str:
         params.append(p)
     if r.has_kernel:
         params.append("const Tensor& out" + (" = {}" if with_defaults else ""))
-    return f"Tensor {r.cpp_name}({', '.join(params)})"
+    return f"{result_type(r)} {r.cpp_name}({', '.join(params)})"
+
+
+def result_type(r: Row) -> str:
+    return f"std::tuple<{', '.join(['Tensor'] * len(r.outputs))}>" if r.multi_output else "Tensor"
 
 
 def impl_signature(r: Row) -> str:
     """The hand-written part of a composite row (impl::, its forward) or a view row (layouts::, the view's
     geometry with torch's checks)."""
-    result = "Layout" if r.front == "view" else "Tensor"
+    result = "Layout" if r.front == "view" else result_type(r)
     return f"{result} {r.cpp_name}({', '.join(a.cpp_param() for a in r.args)})"
 
 
 def gen_ops_h(rows: list[Row]) -> str:
     out = [HEADER, "// The generated ops. Unary, binary and ternary ones take out: undefined for a new tensor, self for "
            "the in-place form.\n#pragma once\n\n#include <cstdint>\n#include <optional>\n#include <span>\n"
-           "#include <string_view>\n\n",
+           "#include <string_view>\n#include <tuple>\n\n",
            '#include "densecore/core/scalar.h"\n#include "densecore/core/tensor.h"\n\nnamespace dc {\n\n']
     out.extend(cpp_signature(r, True) + ";\n" for r in rows)
     out.append("\n/// The forwards of the composite rows, written by hand in ops/ from other ops.\nnamespace impl {\n")
@@ -412,11 +428,18 @@ def gen_op_body(r: Row) -> str:
                      f"      [&](TensorIter& it) {{ {kernel} }});\n")
     elif r.front == "view":
         lines.append(f"  Tensor result_ = make_view({first}, layout_);\n")
+    elif r.multi_output:
+        lines.append(f"  auto [{', '.join(r.outputs)}] = impl::{r.cpp_name}({', '.join(a.name for a in r.args)});\n")
     else:
         lines.append(f"  Tensor result_ = impl::{r.cpp_name}({', '.join(a.name for a in r.args)});\n")
-    if "result" in r.saves:
-        lines.append("  if (rec.active()) rec.saved().result = saved_output(result_);\n")
-    if r.front == "view" and r.autograd_view:
+    for nr, o in enumerate(r.outputs):
+        if o in r.saves:
+            saved = f"saved_output({o}, {nr})" if r.multi_output else "saved_output(result_)"
+            lines.append(f"  if (rec.active()) rec.saved().{o} = {saved};\n")
+    if r.multi_output:
+        outs = ", ".join(r.outputs)
+        lines.append(f"  const Tensor outs_[] = {{{outs}}};\n  rec.finish(outs_);\n  return {{{outs}}};\n}}\n\n")
+    elif r.front == "view" and r.autograd_view:
         lines.append(f"  rec.finish(result_);\n  mark_view({first}, result_, meta_);\n  return result_;\n}}\n\n")
     else:
         lines.append("  return rec.finish(result_);\n}\n\n")
@@ -436,8 +459,8 @@ def gen_ops_cpp(rows: list[Row]) -> str:
 
 
 def formula_local(r: Row, name: str) -> str:
-    if name == "result":
-        return "  const Tensor result = c.get(c.s.result);\n"
+    if name in r.outputs:
+        return f"  const Tensor {name} = c.get(c.s.{name});\n"
     a = next(a for a in r.args if a.name == name)
     if a.is_tensor:
         return f"  const Tensor {name} = c.get(c.s.{name});\n"
@@ -451,8 +474,10 @@ def gen_formulas(rows: list[Row]) -> str:
             continue
         used = set().union(*(identifiers(e) for e in r.derivative.values()))
         out.append(f"template <> Grads formula<Op::{r.node}>(const Ctx<Op::{r.node}>& c) {{\n")
-        if "grad" in used:
+        if "grad" in used:  # a node with several outputs: the first one's gradient, as in derivatives.yaml
             out.append("  const Tensor& grad = c.g;\n")
+        if "grads" in used:
+            out.append("  const std::vector<Tensor>& grads = c.grads;\n")
         out.extend(formula_local(r, n) for n in r.saves)
         out.extend(f"  const {ATTR_TYPES[attr]}& {t}_{attr} = c.s.{t}_{attr};\n" for t, attr in r.saved_attrs)
         grads = []

@@ -13,7 +13,6 @@
 
 #include "densecore/ops/elementwise.h"
 #include "densecore/ops/reduce.h"
-#include "densecore/ops/sort.h"
 
 namespace {
 
@@ -26,9 +25,9 @@ std::vector<int64_t> dims_arg(nb::handle dim, const char* fn) {
   return int_args::to_int_list(dim, fn, "dim");
 }
 
-nb::object named_pair(const char* name, std::pair<Tensor, Tensor> r) {
+nb::object named_pair(const char* name, std::tuple<Tensor, Tensor> r) {
   nb::object cls = nb::module_::import_("densecore.return_types").attr(name);
-  return cls(nb::make_tuple(r.first, r.second));
+  return cls(nb::make_tuple(std::get<0>(r), std::get<1>(r)));
 }
 
 /// torch.max(input) / max(input, dim, keepdim) / max(input, other).

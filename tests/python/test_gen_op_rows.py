@@ -221,6 +221,34 @@ def test_a_non_differentiable_tensor_gets_no_edge(tmp_path):
         in tensor_form
 
 
+# A row with two outputs (max.dim): only the float one is tracked; the formula reads the other, saved as output 1.
+MULTI = '''
+[[op]]
+func = "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+front = "composite"
+cpp_name = "max"
+python = []
+node = "MaxDim"
+node_name = "MaxBackward0"
+derivative = { self = "value_selecting_reduction_backward(grad, dim, indices, self.sizes(), keepdim)" }
+'''
+
+
+def test_a_row_with_two_outputs_returns_both_and_saves_the_one_its_formula_reads(tmp_path):
+    out = generate_ok(tmp_path, MULTI)
+    gen = out / "ops/densecore/generated"
+    sig = "std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim"
+    assert sig + " = false);" in (gen / "ops.h").read_text()
+    body = (gen / "ops.cpp").read_text()
+    assert "auto [values, indices] = impl::max(self, dim, keepdim);" in body
+    assert "rec.saved().indices = saved_output(indices, 1);" in body
+    assert "const Tensor outs_[] = {values, indices};\n  rec.finish(outs_);\n  return {values, indices};" in body
+    saved = (gen / "saved.h").read_text()
+    assert "SavedVariable indices;" in saved and "Shape self_sizes{};" in saved and "SavedVariable values" not in saved
+    assert "const Tensor indices = c.get(c.s.indices);" in (gen / "formulas.inc").read_text()
+    assert "bind_rows" in (out / "binding/bind_rows.cpp").read_text() and '"max"' not in (out / "binding/bind_rows.cpp").read_text()
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -256,6 +284,9 @@ BAD = {
     "two-rows-one-cpp-signature": (
         GOOD + GOOD.replace('"frac(', '"frac2(').replace("front = ", 'cpp_name = "frac"\nfront = ', 1),
         "two rows have one C++ name and argument types"),
+    "two-outputs-with-python-forms": (MULTI.replace("python = []", 'python = ["function"]'), "Python forms (torch.return_types)"),
+    "two-outputs-unary": (MULTI.replace('"composite"', '"unary"\ndtype_rule = "same"\ndtypes = "all"'), "a row with several outputs is composite"),
+    "output-named-like-an-argument": (MULTI.replace("Tensor indices)", "Tensor dim)"), "an output is named like an argument"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

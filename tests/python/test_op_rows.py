@@ -572,6 +572,48 @@ SELECTION = {
 }
 
 
+# The rows with two outputs: max.dim, min.dim and topk return (values, indices); only values is differentiable,
+# and the node saves indices as its own output (an in-place edit of them breaks backward). Dims are saved as
+# given (negative ones too) and a 0-dim input keeps its shape.
+def _select_dim_case(expr, src="torch.randn(4, 5, dtype=torch.float64)"):
+    return (f"x = {src}.requires_grad_(); v, i = {expr}; g = torch.randn(v.shape, dtype=v.dtype); v.backward(g); "
+            "out = [v, i, x.grad, grad_fn_name(v), len(v.grad_fn.next_functions), i.requires_grad, i.grad_fn is None]")
+
+
+SELECTION_DIM = {
+    **{f"{op}-dim{d}-keepdim{k}": _select_dim_case(f"torch.{op}(x, {d}, {k})", TIES)
+       for op in ("max", "min") for d in (0, 1, -1) for k in (False, True)},
+    "max-dim-keywords-method": _select_dim_case("x.max(dim=-2, keepdim=True)"),
+    "min-dim-nan": _select_dim_case("x.min(0)", "torch.tensor([[1.0, float('nan')], [float('nan'), 2.0]])"),
+    **{f"{op}-0dim-{d}": _select_dim_case(f"x.{op}({d})", "torch.tensor(2.5)") for op in ("max", "min") for d in (0, -1)},
+    "max-0dim-keepdim": _select_dim_case("x.max(0, keepdim=True)", "torch.tensor(2.5)"),
+    "max-dim-empty": oracle.raises(IndexError, "out = torch.zeros(0, 3).max(0)"),
+    "max-dim-out-of-range": oracle.raises(IndexError, "out = torch.zeros(2, 3).max(2)"),
+    "max-dim-indices-edited": oracle.raises(RuntimeError, (
+        "x = torch.randn(4, 5, requires_grad=True); v, i = x.max(1); i.add_(1); v.sum().backward()"
+    )),
+    **{f"topk-{name}": _select_dim_case(call, src) for name, call, src in (
+        ("default-dim", "torch.topk(x, 2)", "torch.randn(4, 5, dtype=torch.float64)"),
+        ("dim0-smallest", "x.topk(3, 0, largest=False)", "torch.randn(4, 5, dtype=torch.float64)"),
+        ("neg-dim-ties", "x.topk(2, -2)", TIES),
+        ("keywords", "x.topk(k=1, dim=1, largest=True, sorted=True)", "torch.randn(4, 5)"),
+        ("k0", "torch.topk(x, 0, 1)", "torch.randn(4, 5)"),
+        ("transposed", "x.t().topk(2, 1)", "torch.randn(4, 5)"),
+        ("0dim", "x.topk(1)", "torch.tensor(-1.5)"),
+        ("0dim-k0", "x.topk(0)", "torch.tensor(-1.5)"),
+    )},
+    "topk-k-too-large": oracle.raises(RuntimeError, "out = torch.randn(3).topk(4)"),
+    "topk-bool": oracle.raises(RuntimeError, "out = torch.ones(3, dtype=torch.bool).topk(1)"),
+    "topk-indices-edited": oracle.raises(RuntimeError, (
+        "x = torch.randn(4, 5, requires_grad=True); v, i = x.topk(2); i.zero_(); v.sum().backward()"
+    )),
+    "topk-values-reused": (
+        "x = torch.randn(6, dtype=torch.float64, requires_grad=True); v, i = x.topk(3); y = (v * v).sum() + v[0]; "
+        "y.backward(); out = [y, x.grad, i]"
+    ),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -579,7 +621,7 @@ def _seeded(cases):
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
-        "selection": SELECTION}
+        "selection": SELECTION, "selection_dim": SELECTION_DIM}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

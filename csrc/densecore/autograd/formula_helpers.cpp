@@ -171,7 +171,7 @@ Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, cons
 Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
                                           std::span<const int64_t> sizes, bool keepdim) {
   Tensor z = zeros(sizes, grad.dtype());
-  if (keepdim) return scatter_(z, dim, indices, grad), z;
+  if (keepdim || sizes.empty()) return scatter_(z, dim, indices, grad), z;
   scatter_(z, dim, unsqueeze(indices, dim), unsqueeze(grad, dim));
   return z;
 }

@@ -51,9 +51,10 @@ Tensor index_select_backward(const Tensor& grad, std::span<const int64_t> sizes,
 /// (an in-place change of self after the gather then fails backward), though it reads only the sizes.
 Tensor gather_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index);
 /// value_selecting_reduction_backward (topk, kthvalue, max/min with a dim): zeros(sizes).scatter_(dim,
-/// indices, grad), indices and grad unsqueezed at dim first when the reduction dropped it.
+/// indices, grad), indices and grad unsqueezed at dim first when the reduction dropped it (a 0-dim input has no
+/// dim to drop).
 Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
-                                          std::span<const int64_t> sizes, bool keepdim = true);
+                                          std::span<const int64_t> sizes, bool keepdim);
 /// evenly_distribute_backward (max()/min() of all elements): grad / count at every element equal to the
 /// result (every NaN when the result is NaN), zeros elsewhere.
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& value);

@@ -115,13 +115,7 @@ template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
 template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
 template <> Grads formula<Op::ClampScalar>(const Ctx<Op::ClampScalar>& c) {
   return {clamp_backward(c.g, c.get(c.s.self), c.s.min, c.s.max)}; }
-template <> Grads formula<Op::Topk>(const Ctx<Op::Topk>& c) {  // value_selecting_reduction_backward(grad, dim, indices, self.sizes(), true)
-  return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes)}; }
 // ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----
-template <> Grads formula<Op::MaxDim>(const Ctx<Op::MaxDim>& c) {  // value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim)
-  return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes, c.s.keepdim)}; }
-template <> Grads formula<Op::MinDim>(const Ctx<Op::MinDim>& c) {
-  return {value_selecting_reduction_backward(c.g, c.s.dim, c.get(c.s.indices), c.s.self_sizes, c.s.keepdim)}; }
 template <> Grads formula<Op::LinalgVectorNorm>(const Ctx<Op::LinalgVectorNorm>& c) {  // linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
   return {linalg_vector_norm_backward(c.g, c.get(c.s.self), c.s.ord, c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
 template <> Grads formula<Op::DivRounding>(const Ctx<Op::DivRounding>& c) {  // a rounded quotient has zero gradient

@@ -23,7 +23,9 @@ Tensor data_alias(const Tensor& t) {
   return alias;
 }
 
-SavedVariable saved_output(const Tensor& t) { return SavedVariable(data_alias(t), /*is_output=*/true); }
+SavedVariable saved_output(const Tensor& t, uint32_t output_nr) {
+  return SavedVariable(data_alias(t), /*is_output=*/true, output_nr);
+}
 
 FormulaNode::FormulaNode(Op o, std::span<const Tensor> inputs) : op(o) {
   for (const Tensor& t : inputs) next_edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
@@ -39,8 +41,6 @@ const char* name_override(Op op) {
     DC_GENERATED_NODE_NAMES(DC_GENERATED_NODE_NAME)
 #undef DC_GENERATED_NODE_NAME
     case Op::ClampScalar: return "ClampBackward1";
-    case Op::MaxDim: return "MaxBackward0";
-    case Op::MinDim: return "MinBackward0";
     case Op::Copy: return "torch::autograd::CopyBackwards";
     case Op::DivRounding: return "DivBackward2";
     case Op::NotImplemented: return "torch::autograd::NotImplemented";

@@ -37,19 +37,21 @@ Node::~Node() {
   draining = false;
 }
 
-SavedVariable::SavedVariable(const Tensor& t, bool is_output)
-    : data_(t), saved_version_(t.defined() ? t.version() : 0), is_output_(is_output) {}
+SavedVariable::SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr)
+    : data_(t), saved_version_(t.defined() ? t.version() : 0), is_output_(is_output), output_nr_(output_nr) {}
 
 Tensor SavedVariable::unpack(const Node& owner) const {
   check(!was_released_ || data_.defined(), kBackwardTwiceMessage);
   if (data_.defined() && data_.version() != saved_version_) {
-    // torch names the saved tensor by its history now: the owner for an output, else its grad_fn.
+    // torch names the saved tensor by its history now: the owner for an output, else its grad_fn. An output
+    // autograd never tracks (an integer one: max's indices) was a leaf when saved, and has no history to name.
     std::string which;
     const std::shared_ptr<Node> fn = is_output_ ? nullptr : grad_fn(data_);
-    const Node* by = is_output_ ? &owner : fn.get();
+    const Node* by = is_output_ ? (is_floating(data_.dtype()) ? &owner : nullptr) : fn.get();
     if (by) {
       const AutogradMeta* m = autograd_meta(data_);
-      which = format(", which is output {} of {},", is_output_ || !m ? 0 : m->output_nr, node_display_name(*by));
+      const uint32_t nr = is_output_ ? output_nr_ : m ? m->output_nr : 0;
+      which = format(", which is output {} of {},", nr, node_display_name(*by));
     }
     throw Error(dc::format(
         "one of the variables needed for gradient computation has been modified by an inplace "

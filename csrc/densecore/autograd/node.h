@@ -68,7 +68,8 @@ struct Node : std::enable_shared_from_this<Node> {
 class SavedVariable {
  public:
   SavedVariable() = default;
-  SavedVariable(const Tensor& t, bool is_output);
+  /// output_nr: which of its node's outputs a saved output is (torch's SavedVariable::output_nr_).
+  SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr = 0);
   /// A saved input (saved_output() in autograd/saved_state.h makes a saved output).
   SavedVariable(const Tensor& t) : SavedVariable(t, /*is_output=*/false) {}  // NOLINT: implicit on purpose
   /// The saved tensor; throws torch's "modified by an inplace operation" error if it changed.
@@ -81,6 +82,7 @@ class SavedVariable {
   int64_t saved_version_ = 0;
   bool was_released_ = false;
   bool is_output_ = false;
+  uint32_t output_nr_ = 0;
 };
 
 /// How a differentiable view was made (torch's CreationMeta): decides whether an in-place op on it

@@ -22,9 +22,6 @@
   X(Clone)                       \
   X(ToCopy)                      \
   X(ClampScalar)                 \
-  X(Topk)                        \
-  X(MaxDim)                      \
-  X(MinDim)                      \
   X(LinalgVectorNorm)            \
   X(DivRounding)                 \
   X(Copy)                        \

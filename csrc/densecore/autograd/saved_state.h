@@ -28,7 +28,7 @@ struct Saved;  // no primary definition: each row has its own struct
 
 /// A saved output (torch's SavedVariable with is_output): an alias without autograd state, so the
 /// node does not keep itself alive through its own output.
-SavedVariable saved_output(const Tensor& t);
+SavedVariable saved_output(const Tensor& t, uint32_t output_nr = 0);
 
 inline void release_one(SavedVariable& v) { v.reset(); }
 inline void release_one(std::vector<SavedVariable>& vs) {
@@ -101,20 +101,6 @@ template <> struct Saved<Op::Sum> : SavedSelfSizes {
   bool keepdim = false;
 };
 template <> struct Saved<Op::Mean> : Saved<Op::Sum> {};
-template <> struct Saved<Op::MaxDim> {
-  SavedVariable indices;
-  Shape self_sizes;
-  int64_t dim = 0;
-  bool keepdim = false;
-  auto variables() { return std::tie(indices); }
-};
-template <> struct Saved<Op::MinDim> : Saved<Op::MaxDim> {};
-template <> struct Saved<Op::Topk> {
-  SavedVariable indices;
-  Shape self_sizes;
-  int64_t dim = 0;
-  auto variables() { return std::tie(indices); }
-};
 template <> struct Saved<Op::LinalgVectorNorm> {
   SavedVariable self, result;
   double ord = 2;

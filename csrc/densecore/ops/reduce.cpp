@@ -130,7 +130,7 @@ Tensor rows_along(const Tensor& t, int64_t dim) {
   return contiguous(movedim(t, src, dst));
 }
 
-std::pair<Tensor, Tensor> max_min_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max) {
+std::tuple<Tensor, Tensor> max_min_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max) {
   const char* fn = is_max ? "max()" : "min()";
   const int64_t d = wrap_dim(dim, t.dim());
   zero_numel_check_dim(t, d, fn);
@@ -207,22 +207,6 @@ Tensor converted(const Tensor& t, std::optional<DType> dtype) {
   return dtype && *dtype != t.dtype() ? to_dtype_copy(t, *dtype) : t;
 }
 
-/// MaxBackward0 / MinBackward0 save the indices, the input sizes, dim and keepdim.
-template <Op op>
-std::pair<Tensor, Tensor> record_max_min_dim(const Tensor& t, int64_t dim, bool keepdim) {
-  OpRecord<op> rec({t});
-  auto [values, indices] = max_min_dim(t, dim, keepdim, /*is_max=*/op == Op::MaxDim);
-  if (rec.active()) {
-    rec.saved().dim = wrap_dim(dim, t.dim());
-    rec.saved().keepdim = keepdim;
-    rec.saved().self_sizes = t.sizes();
-    rec.saved().indices = saved_output(indices);
-  }
-  const Tensor outs[] = {values, indices};
-  rec.finish(outs);
-  return {values, indices};
-}
-
 }  // namespace
 
 Tensor sum(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
@@ -267,8 +251,13 @@ Tensor impl::amin(const Tensor& self, std::span<const int64_t> dim, bool keepdim
 // max and min (all elements) are op rows: these are their forwards.
 Tensor impl::max(const Tensor& self) { return all_reduce(self, /*is_max=*/true); }
 Tensor impl::min(const Tensor& self) { return all_reduce(self, /*is_max=*/false); }
-std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim<Op::MaxDim>(t, dim, keepdim); }
-std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim) { return record_max_min_dim<Op::MinDim>(t, dim, keepdim); }
+// max.dim and min.dim are op rows too.
+std::tuple<Tensor, Tensor> impl::max(const Tensor& self, int64_t dim, bool keepdim) {
+  return max_min_dim(self, dim, keepdim, /*is_max=*/true);
+}
+std::tuple<Tensor, Tensor> impl::min(const Tensor& self, int64_t dim, bool keepdim) {
+  return max_min_dim(self, dim, keepdim, /*is_max=*/false);
+}
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, true); }
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, false); }
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) { return _softmax(converted(t, dtype), dim, false); }

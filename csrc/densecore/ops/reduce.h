@@ -18,10 +18,8 @@ Tensor sum(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = f
 Tensor mean(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false,
             std::optional<DType> dtype = std::nullopt);
 // amax(self, dim = {}, keepdim = false) and amin are op rows (csrc/op_rows.toml), in densecore/generated/ops.h.
-// torch.max(t) / torch.min(t), the full reduction, are op rows (max, min), in densecore/generated/ops.h.
-/// torch.max(t, dim) / torch.min(t, dim): (values, indices).
-std::pair<Tensor, Tensor> max(const Tensor& t, int64_t dim, bool keepdim = false);
-std::pair<Tensor, Tensor> min(const Tensor& t, int64_t dim, bool keepdim = false);
+// torch.max(t) / torch.min(t), the full reduction, and torch.max(t, dim) / torch.min(t, dim), (values, indices),
+// are op rows (max, min, max.dim, min.dim), in densecore/generated/ops.h.
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor argmin(const Tensor& t, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype = std::nullopt);
