@@ -358,10 +358,11 @@ def result_type(r: Row) -> str:
 
 
 def impl_signature(r: Row) -> str:
-    """The hand-written part of a composite row (impl::, its forward) or a view row (layouts::, the view's
-    geometry with torch's checks)."""
-    result = "Layout" if r.front == "view" else result_type(r)
-    return f"{result} {r.cpp_name}({', '.join(a.cpp_param() for a in r.args)})"
+    """The hand-written part of a composite row (impl::<name>_forward) or a view row (layouts::<name>, the view's
+    geometry with torch's checks). The suffix keeps a forward from hiding the op of the same name: inside
+    namespace impl, an unqualified call to another op (index_select) must find the op, not a forward."""
+    result, name = ("Layout", r.cpp_name) if r.front == "view" else (result_type(r), r.cpp_name + "_forward")
+    return f"{result} {name}({', '.join(a.cpp_param() for a in r.args)})"
 
 
 def gen_ops_h(rows: list[Row]) -> str:
@@ -429,9 +430,9 @@ def gen_op_body(r: Row) -> str:
     elif r.front == "view":
         lines.append(f"  Tensor result_ = make_view({first}, layout_);\n")
     elif r.multi_output:
-        lines.append(f"  auto [{', '.join(r.outputs)}] = impl::{r.cpp_name}({', '.join(a.name for a in r.args)});\n")
+        lines.append(f"  auto [{', '.join(r.outputs)}] = impl::{r.cpp_name}_forward({', '.join(a.name for a in r.args)});\n")
     else:
-        lines.append(f"  Tensor result_ = impl::{r.cpp_name}({', '.join(a.name for a in r.args)});\n")
+        lines.append(f"  Tensor result_ = impl::{r.cpp_name}_forward({', '.join(a.name for a in r.args)});\n")
     for nr, o in enumerate(r.outputs):
         if o in r.saves:
             saved = f"saved_output({o}, {nr})" if r.multi_output else "saved_output(result_)"

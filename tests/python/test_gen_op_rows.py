@@ -240,7 +240,7 @@ def test_a_row_with_two_outputs_returns_both_and_saves_the_one_its_formula_reads
     sig = "std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim"
     assert sig + " = false);" in (gen / "ops.h").read_text()
     body = (gen / "ops.cpp").read_text()
-    assert "auto [values, indices] = impl::max(self, dim, keepdim);" in body
+    assert "auto [values, indices] = impl::max_forward(self, dim, keepdim);" in body
     assert "rec.saved().indices = saved_output(indices, 1);" in body
     assert "const Tensor outs_[] = {values, indices};\n  rec.finish(outs_);\n  return {values, indices};" in body
     saved = (gen / "saved.h").read_text()

@@ -211,11 +211,11 @@ Tensor eye(int64_t n, std::optional<int64_t> m_opt, DType dtype) {
 }
 
 // tril and triu are op rows (csrc/op_rows.toml): these are their forwards.
-Tensor impl::tril(const Tensor& self, int64_t diagonal) {
+Tensor impl::tril_forward(const Tensor& self, int64_t diagonal) {
   return triangle(self, "tril", [=](int64_t r, int64_t c) { return c - r <= diagonal; });
 }
 
-Tensor impl::triu(const Tensor& self, int64_t diagonal) {
+Tensor impl::triu_forward(const Tensor& self, int64_t diagonal) {
   return triangle(self, "triu", [=](int64_t r, int64_t c) { return c - r >= diagonal; });
 }
 

@@ -93,7 +93,7 @@ DType result_type(const Tensor& a, const Tensor& b) {
 }
 
 // where.self is an op row: this is its forward.
-Tensor impl::where(const Tensor& cond, const Tensor& x, const Tensor& y) {
+Tensor impl::where_forward(const Tensor& cond, const Tensor& x, const Tensor& y) {
   // TensorCompare.cpp where_self_out: operands cast to result_type(x, y), uint8 conditions to bool.
   const DType rt = result_type(x, y);
   Tensor c = cond;

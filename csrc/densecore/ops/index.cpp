@@ -593,7 +593,7 @@ void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Te
   index_put_(sliced, trim_trailing_undefined(std::move(tensors)), slice_prefix_ones(value));
 }
 
-Tensor impl::index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+Tensor impl::index_select_forward(const Tensor& self, int64_t dim, const Tensor& index) {
   dim = wrap_dim(dim, self.dim());
   check<IndexError>(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32,
@@ -674,14 +674,14 @@ Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Value& val
 }
 }  // namespace
 
-Tensor impl::masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+Tensor impl::masked_fill_forward(const Tensor& self, const Tensor& mask, const Scalar& value) {
   return masked_fill_copy(self, mask, value);
 }
-Tensor impl::masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+Tensor impl::masked_fill_forward(const Tensor& self, const Tensor& mask, const Tensor& value) {
   return masked_fill_copy(self, mask, value);
 }
 
-Tensor impl::gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
+Tensor impl::gather_forward(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
   check<NotImplementedError>(!sparse_grad, "gather(): sparse_grad=True (a sparse gradient) is not supported");
   dim = wrap_dim(dim, self.dim());
   // scatter_gather_dtype_check: an empty index may have any dtype.
@@ -815,11 +815,11 @@ const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, con
 }
 
 // scatter.src and scatter_add are op rows: these are their forwards.
-Tensor impl::scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+Tensor impl::scatter_forward(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return scatter_copy("scatter", self, dim, index, src, /*accumulate=*/false);
 }
 
-Tensor impl::scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+Tensor impl::scatter_add_forward(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return scatter_copy("scatter_add", self, dim, index, src, /*accumulate=*/true);
 }
 

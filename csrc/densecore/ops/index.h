@@ -57,7 +57,7 @@ const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, con
 // (csrc/op_rows.toml); the in-place forms above record their nodes.
 
 // index_select, gather and masked_fill (both values) are op rows (csrc/op_rows.toml), declared in
-// densecore/generated/ops.h; their forwards impl::<name> are in index.cpp.
+// densecore/generated/ops.h; their forwards impl::<name>_forward are in index.cpp.
 /// The in-place forms record the masked_fill rows' nodes (MaskedFillBackward0 / MaskedFillBackward1).
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);
 const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value);

@@ -134,7 +134,7 @@ void check_mm_shapes(const Tensor& m1, const Tensor& m2) {
 }  // namespace
 
 // mm and addmm are op rows (csrc/op_rows.toml): these are their forwards.
-Tensor impl::mm(const Tensor& self, const Tensor& mat2) {
+Tensor impl::mm_forward(const Tensor& self, const Tensor& mat2) {
   check(self.dim() == 2, "self must be a matrix");
   check(mat2.dim() == 2, "mat2 must be a matrix");
   check_mm_shapes(self, mat2);
@@ -144,7 +144,7 @@ Tensor impl::mm(const Tensor& self, const Tensor& mat2) {
   return result;
 }
 
-Tensor impl::addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+Tensor impl::addmm_forward(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
                    const Scalar& alpha) {
   check(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype, but got {} and {}",
         scalar_type_name(self.dtype()), scalar_type_name(mat2.dtype()));
@@ -206,7 +206,7 @@ bool contiguous_or_transposed(const Tensor& t) {
 
 // bmm, mv and dot are op rows (csrc/op_rows.toml): these are their forwards.
 
-Tensor impl::bmm(const Tensor& self, const Tensor& mat2) {
+Tensor impl::bmm_forward(const Tensor& self, const Tensor& mat2) {
   check(self.dim() == 3, "batch1 must be a 3D tensor");
   check(mat2.dim() == 3, "batch2 must be a 3D tensor");
   const int64_t bs = self.sizes()[0], ks = self.sizes()[2], is = self.sizes()[1];
@@ -244,7 +244,7 @@ Tensor impl::bmm(const Tensor& self, const Tensor& mat2) {
   return result;
 }
 
-Tensor impl::mv(const Tensor& self, const Tensor& vec) {
+Tensor impl::mv_forward(const Tensor& self, const Tensor& vec) {
   check(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, {}, {}",
         self.dim(), vec.dim());
   check(self.sizes()[1] == vec.sizes()[0], "size mismatch, got input ({}), mat ({}x{}), vec ({})",
@@ -276,7 +276,7 @@ Tensor impl::mv(const Tensor& self, const Tensor& vec) {
   return result;
 }
 
-Tensor impl::dot(const Tensor& self, const Tensor& other) {
+Tensor impl::dot_forward(const Tensor& self, const Tensor& other) {
   check(self.dim() == 1 && other.dim() == 1, "1D tensors expected, but got {}D and {}D tensors",
         self.dim(), other.dim());
   check(self.dtype() == other.dtype(),

@@ -13,7 +13,7 @@ namespace dc {
 // and copied into the result before ONE gemm call with beta (ATen's addmm_impl_cpu_). Both are op rows.
 // bmm(self, mat2): (b, n, m) @ (b, m, p) -> (b, n, p) (ATen's bmm_out_or_baddbmm_); mv(self, vec): (n, m) @ (m,)
 // through gemv (ATen's addmv with beta 0); dot(self, tensor): (n,) . (n,) -> 0-dim. They are op rows
-// (csrc/op_rows.toml), declared in densecore/generated/ops.h; their forwards impl::bmm/mv/dot are in linalg.cpp.
+// (csrc/op_rows.toml), declared in densecore/generated/ops.h; their forwards impl::bmm_forward/mv_forward/dot_forward are in linalg.cpp.
 /// torch.matmul: 1-D/2-D/N-D dispatch, folding into mm when possible, batched through bmm.
 Tensor matmul(const Tensor& a, const Tensor& b);
 /// F.linear: input @ weight.T + bias; fused into addmm for 2-D input or a contiguous input with a

@@ -175,7 +175,7 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
 }
 
 // mse_loss is an op row (csrc/op_rows.toml): this is its forward.
-Tensor impl::mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+Tensor impl::mse_loss_forward(const Tensor& self, const Tensor& target, int64_t reduction) {
   const Reduction r = to_reduction(reduction);
   const Tensor d = sub(self, target, Scalar::from_int(1));
   const Tensor loss = mul(d, d);  // mse_kernel: diff * diff

@@ -98,19 +98,19 @@ bool gelu_is_tanh(std::string_view approximate) {
 // ---- embedding -------------------------------------------------------------------------------------
 
 // embedding is an op row: this is its forward.
-Tensor impl::embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
+Tensor impl::embedding_forward(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                        bool sparse) {
   check<NotImplementedError>(!sparse, "densecore: sparse embedding gradients are not supported");
   check(weight.dim() == 2, "'weight' must be 2-D");
   check_indices(indices, "embedding", 1);
   Tensor out;
   if (indices.dim() == 1) {
-    out = dc::index_select(weight, 0, indices);
+    out = index_select(weight, 0, indices);
   } else {
     Shape size = indices.sizes();
     size.push_back(weight.size(1));
     const int64_t flat[] = {-1};
-    out = view(dc::index_select(weight, 0, reshape(indices, flat)), size);
+    out = view(index_select(weight, 0, reshape(indices, flat)), size);
   }
   return out;
 }
@@ -218,7 +218,7 @@ Tensor layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape
 // ---- gelu ----------------------------------------------------------------------------------------
 
 // gelu is an op row (csrc/op_rows.toml): this is its forward.
-Tensor impl::gelu(const Tensor& x, std::string_view approximate) {
+Tensor impl::gelu_forward(const Tensor& x, std::string_view approximate) {
   const bool tanh = gelu_is_tanh(approximate);
   check_float_kernel(x.dtype(), "GeluKernelImpl");
   if (use_onednn_gelu(x, tanh)) {

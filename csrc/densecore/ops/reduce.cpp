@@ -242,20 +242,20 @@ Tensor mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::o
 }
 
 // amax and amin are op rows (csrc/op_rows.toml): these are their forwards.
-Tensor impl::amax(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
+Tensor impl::amax_forward(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
   return amax_amin(self, dim, keepdim, /*is_max=*/true);
 }
-Tensor impl::amin(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
+Tensor impl::amin_forward(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
   return amax_amin(self, dim, keepdim, /*is_max=*/false);
 }
 // max and min (all elements) are op rows: these are their forwards.
-Tensor impl::max(const Tensor& self) { return all_reduce(self, /*is_max=*/true); }
-Tensor impl::min(const Tensor& self) { return all_reduce(self, /*is_max=*/false); }
+Tensor impl::max_forward(const Tensor& self) { return all_reduce(self, /*is_max=*/true); }
+Tensor impl::min_forward(const Tensor& self) { return all_reduce(self, /*is_max=*/false); }
 // max.dim and min.dim are op rows too.
-std::tuple<Tensor, Tensor> impl::max(const Tensor& self, int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> impl::max_forward(const Tensor& self, int64_t dim, bool keepdim) {
   return max_min_dim(self, dim, keepdim, /*is_max=*/true);
 }
-std::tuple<Tensor, Tensor> impl::min(const Tensor& self, int64_t dim, bool keepdim) {
+std::tuple<Tensor, Tensor> impl::min_forward(const Tensor& self, int64_t dim, bool keepdim) {
   return max_min_dim(self, dim, keepdim, /*is_max=*/false);
 }
 Tensor argmax(const Tensor& t, std::optional<int64_t> dim, bool keepdim) { return arg_reduce(t, dim, keepdim, true); }
@@ -265,10 +265,10 @@ Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<DType> dtype) {
   return _log_softmax(converted(t, dtype), dim, false);
 }
 // _softmax and _log_softmax are op rows (csrc/op_rows.toml): these are their forwards.
-Tensor impl::_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+Tensor impl::_softmax_forward(const Tensor& self, int64_t dim, bool half_to_float) {
   return softmax_forward(self, dim, half_to_float, /*log=*/false);
 }
-Tensor impl::_log_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+Tensor impl::_log_softmax_forward(const Tensor& self, int64_t dim, bool half_to_float) {
   return softmax_forward(self, dim, half_to_float, /*log=*/true);
 }
 
@@ -295,16 +295,16 @@ Tensor sum_to_size(const Tensor& t, std::span<const int64_t> shape) {
 // compute it: integers in the default float dtype; the max over dims, 0 where it is infinite (so inf - inf
 // does not make NaN); log(sum(exp(self - max))) + max, with in-place log_ and add_ as torch runs them (so
 // dim=() gives torch's "output with shape [] doesn't match the broadcast shape" error).
-Tensor impl::logsumexp(const Tensor& self_in, std::span<const int64_t> dim, bool keepdim) {
+Tensor impl::logsumexp_forward(const Tensor& self_in, std::span<const int64_t> dim, bool keepdim) {
   const Tensor self = is_integral(self_in.dtype(), true) ? to_dtype(self_in, default_dtype()) : self_in;
   if (self.numel() == 0) {
     Tensor result = sum(exp(self), dim, keepdim);
     return log(result, result);
   }
-  Tensor maxes = dc::amax(self, dim, /*keepdim=*/true);
+  Tensor maxes = amax(self, dim, /*keepdim=*/true);
   const Tensor infinite = compare(CompareOp::Eq, abs(maxes),
                                   wrapped_scalar_tensor(Scalar::from_double(std::numeric_limits<double>::infinity())));
-  maxes = dc::masked_fill(maxes, infinite, Scalar::from_int(0));
+  maxes = masked_fill(maxes, infinite, Scalar::from_int(0));
   const Tensor maxes_squeezed = keepdim ? maxes : squeeze_dims(maxes, dim);
   Tensor shifted = sub(self, maxes, Scalar::from_int(1));
   Tensor result = sum(exp(shifted, shifted), dim, keepdim);

@@ -30,7 +30,7 @@ std::tuple<Tensor, Tensor> topk_along(const Tensor& self, int64_t k, int64_t dim
 }  // namespace
 
 // topk is an op row (csrc/op_rows.toml): this is its forward.
-std::tuple<Tensor, Tensor> impl::topk(const Tensor& self, int64_t k, int64_t dim_, bool largest, bool sorted) {
+std::tuple<Tensor, Tensor> impl::topk_forward(const Tensor& self, int64_t k, int64_t dim_, bool largest, bool sorted) {
   const int64_t dim = wrap_dim(dim_, self.dim());
   check(k >= 0 && k <= (self.dim() > 0 ? self.size(dim) : 1), "selected index k out of range");
   check(self.dtype() != DType::Bool, "topk does not support bool dtypes on CPU");
