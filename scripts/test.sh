@@ -10,6 +10,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# Each stage's heading says when it started, so a slow stage shows in the log (docs/reliability.md, section 7).
+stage() { printf '== [%d min %02d s] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"; }
 
 if [ ! -f /usr/include/gtest/gtest.h ]; then
   echo "== installing GoogleTest (libgtest-dev)"
@@ -26,10 +28,10 @@ repaired="$DENSECORE_ENV_BUILD/wheel-repaired"
 bash scripts/repair_wheel.sh "$DENSECORE_ENV_BUILD"/wheel/densecore-*-linux_x86_64.whl "$repaired"
 pip install --no-deps --force-reinstall "$repaired"/densecore-*.whl
 
-echo "== C++ tests"
+stage "C++ tests"
 ctest --test-dir "$DENSECORE_ENV_BUILD/pip" --output-on-failure -j2
 
-echo "== Python tests"
+stage "Python tests"
 # From the checkout, without DENSECORE_BUILD_DIR: the installed package is tested, not the source tree.
 # Two workers (pytest-xdist): most of a test's time is a child process importing torch or DenseCore.
 # Arguments, when given, are the selection (files, -k ...); otherwise every test in tests/python.
@@ -37,7 +39,7 @@ selection=("$@")
 [ $# -gt 0 ] || selection=(tests/python)
 DENSECORE_REQUIRE_ORACLE=1 python -m pytest -q -p no:cacheprovider -n "${DENSECORE_TEST_WORKERS:-2}" "${selection[@]}"
 
-echo "== the installed wheel without torch"
+stage "the installed wheel without torch"
 # The wheel just built and repaired, in a fresh environment that has no torch: the tests that need none (notorch) run
 # against the installed package from outside the checkout, as a user's install would be.
 notorch="$DENSECORE_ENV_BUILD/venv-notorch"
@@ -47,7 +49,7 @@ python3 -m venv "$notorch"
 "$notorch/bin/pip" install -q --no-deps "$repaired"/densecore-*.whl
 (cd "$DENSECORE_ENV_BUILD" && "$notorch/bin/python" -m pytest -q -p no:cacheprovider -n 2 -m notorch \
    -c "$root/pyproject.toml" "$root/tests/python")
-echo "== type check: tests/typing against the installed wheel's stub (densecore/_C.pyi) and py.typed"
+stage "type check: tests/typing against the installed wheel's stub (densecore/_C.pyi) and py.typed"
 # From outside the checkout too, so mypy finds densecore in site-packages, not the source tree.
 "$notorch/bin/pip" install -q mypy
 (cd "$DENSECORE_ENV_BUILD" && "$notorch/bin/python" -m mypy --no-incremental --config-file "$root/pyproject.toml" \
@@ -61,9 +63,11 @@ if [ $# -gt 0 ]; then
   echo "== benchmark smoke test and sanitizer stage skipped: a test selection was given"
   echo "   (run them with: bash scripts/test.sh, or bash scripts/sanitize.sh)"
 else
-  echo "== benchmark smoke test (every benchmark runs and checks its bits; its times are not asserted)"
+  stage "benchmark smoke test (every benchmark runs and checks its bits; its times are not asserted)"
   python benchmarks/bench_workloads.py --quick
   python benchmarks/bench_overhead.py --set kernels --rounds 1 --number 3
   python benchmarks/bench_gpt_step.py --rounds 1 --steps 7
+  stage "sanitizer stage (scripts/sanitize.sh)"
   bash scripts/sanitize.sh
 fi
+stage "done"
