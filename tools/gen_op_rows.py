@@ -36,7 +36,7 @@ class RowError(Exception):
 
 @dataclass
 class Arg:
-    type: str  # Tensor, Scalar, int, int?, int[], bool, str
+    type: str  # Tensor, Scalar, int, int?, int[], int[]?, bool, str, ScalarType?
     name: str
     default: str | None
     kw_only: bool = False  # after the schema's `*`: keyword-only in Python
@@ -47,12 +47,13 @@ class Arg:
 
     def cpp_param(self) -> str:
         return {"Tensor": "const Tensor&", "Scalar": "const Scalar&", "int": "int64_t", "int?": "std::optional<int64_t>",
-                "int[]": "std::span<const int64_t>", "bool": "bool", "str": "std::string_view"}[self.type] + " " + self.name
+                "int[]": "std::span<const int64_t>", "int[]?": "OptionalIntList", "bool": "bool", "str": "std::string_view",
+                "ScalarType?": "std::optional<DType>"}[self.type] + " " + self.name
 
     def cpp_saved_type(self) -> str:
         return {"Tensor": "SavedVariable", "Scalar": "Scalar", "int": "int64_t", "int?": "std::optional<int64_t>",
-                "int[]": "std::vector<int64_t>",
-                "bool": "bool", "str": "std::string"}[self.type]
+                "int[]": "std::vector<int64_t>", "int[]?": "std::optional<std::vector<int64_t>>",
+                "bool": "bool", "str": "std::string", "ScalarType?": "std::optional<DType>"}[self.type]
 
     def cpp_default(self) -> str:
         if self.type == "Scalar":
@@ -62,7 +63,7 @@ class Arg:
             return {"False": "false", "True": "true"}[self.default]
         if self.type == "int" and re.fullmatch(r"-?\d+", self.default):
             return self.default
-        if self.type == "int?" and self.default == "None":
+        if self.type in ("int?", "int[]?", "ScalarType?") and self.default == "None":
             return "std::nullopt"
         if self.type == "int[]" and self.default == "[]":
             return "{}"
@@ -145,7 +146,7 @@ class Row:
 
 # ---- reading the rows --------------------------------------------------------------------------------
 
-ARG_RE = re.compile(r"^(Tensor|Scalar|int\[1?\]|int\?|int|bool|str)(?:\(a\))? (\w+)(?:=(.+))?$")
+ARG_RE = re.compile(r"^(Tensor|Scalar|int\[1?\]\??|int\?|int|bool|str|ScalarType\?)(?:\(a\))? (\w+)(?:=(.+))?$")
 
 
 def parse_func(func: str) -> tuple[str, str, list[Arg], list[str]]:
@@ -164,7 +165,8 @@ def parse_func(func: str) -> tuple[str, str, list[Arg], list[str]]:
         a = ARG_RE.match(text)
         if not a:
             raise RowError(f"{m.group(1)}: cannot read argument {text!r}")
-        args.append(Arg("int[]" if a.group(1).startswith("int[") else a.group(1), a.group(2), a.group(3), kw_only))
+        kind = re.sub(r"^int\[1?\]", "int[]", a.group(1))  # int[1] is torch's "a bare int is a list of one"
+        args.append(Arg(kind, a.group(2), a.group(3), kw_only))
     return m.group(1), m.group(2) or "", args, outputs
 
 
@@ -224,6 +226,8 @@ def read_row(raw: dict) -> Row:
                        "are hand-written")
     if set(outputs) & {a.name for a in args} or len(set(outputs)) != len(outputs):
         raise RowError(f"{name}: an output is named like an argument or another output")
+    if row.python and any(a.type in ("int[]?", "ScalarType?") for a in args):
+        raise RowError(f"{name}: int[]? and ScalarType? arguments have no generated Python form yet (write it by hand)")
     if row.front == "view" and (len(row.tensors) != 1 or not row.node):
         raise RowError(f"{name}: a view row has one Tensor argument (self) and a node")
     if "autograd_view" in raw and row.front != "view":
@@ -369,7 +373,8 @@ def gen_ops_h(rows: list[Row]) -> str:
     out = [HEADER, "// The generated ops. Unary, binary and ternary ones take out: undefined for a new tensor, self for "
            "the in-place form.\n#pragma once\n\n#include <cstdint>\n#include <optional>\n#include <span>\n"
            "#include <string_view>\n#include <tuple>\n\n",
-           '#include "densecore/core/scalar.h"\n#include "densecore/core/tensor.h"\n\nnamespace dc {\n\n']
+           '#include "densecore/core/dtype.h"\n#include "densecore/core/int_list.h"\n#include "densecore/core/scalar.h"\n'
+           '#include "densecore/core/tensor.h"\n\nnamespace dc {\n\n']
     out.extend(cpp_signature(r, True) + ";\n" for r in rows)
     out.append("\n/// The forwards of the composite rows, written by hand in ops/ from other ops.\nnamespace impl {\n")
     out.extend(impl_signature(r) + ";\n" for r in rows if r.front == "composite")
@@ -408,6 +413,8 @@ def gen_op_body(r: Row) -> str:
                 lines.append(f"    {cond}rec.saved().{a.name} = out.is_same({a.name}) ? clone({a.name}) : {a.name};\n")
             elif a.type == "int[]":
                 lines.append(f"    rec.saved().{a.name}.assign({a.name}.begin(), {a.name}.end());\n")
+            elif a.type == "int[]?":
+                lines.append(f"    if ({a.name}) rec.saved().{a.name}.emplace({a.name}->begin(), {a.name}->end());\n")
             else:
                 lines.append(f"    {cond}rec.saved().{a.name} = {a.name};\n")
         for t, attr in r.saved_attrs:

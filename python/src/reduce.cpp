@@ -19,12 +19,6 @@ namespace {
 using dc::Tensor;
 using Dtype = std::optional<dc::DType>;
 
-/// dim=None -> every dim (empty list); int or tuple/list of ints otherwise.
-std::vector<int64_t> dims_arg(nb::handle dim, const char* fn) {
-  if (dim.is_none()) return {};
-  return int_args::to_int_list(dim, fn, "dim");
-}
-
 nb::object named_pair(const char* name, std::tuple<Tensor, Tensor> r) {
   nb::object cls = nb::module_::import_("densecore.return_types").attr(name);
   return cls(nb::make_tuple(std::get<0>(r), std::get<1>(r)));
@@ -52,15 +46,24 @@ std::optional<int64_t> opt_dim(nb::handle dim, const char* fn) {
   return int_args::to_int(dim, fn, "dim");
 }
 
-Tensor sum_any(const Tensor& t, nb::handle dim, bool keepdim, Dtype dtype) {
-  const std::vector<int64_t> dims = dims_arg(dim, "sum");
+/// torch.sum / torch.mean and their methods, choosing the overload as torch's parser does: without a dim
+/// sum(input, *, dtype) (SumBackward0); with one, even None or (), sum.dim_IntList (SumBackward1). keepdim
+/// belongs to the dim overload only. The binding's defaults are `...`, so a dim given as None is seen.
+template <bool is_sum>
+Tensor sum_mean_any(const Tensor& t, nb::handle dim, nb::handle keepdim_h, Dtype dtype) {
+  const char* fn = is_sum ? "sum" : "mean";
+  const bool has_dim = !dim.is(nb::ellipsis());
+  if (!has_dim) {
+    if (!keepdim_h.is(nb::ellipsis()))
+      throw dc::TypeError(dc::format("{}() received an invalid combination of arguments - got (keepdim=bool, )", fn));
+    gil::ReleaseIf release(gil::is_long(t));
+    return is_sum ? dc::sum(t, dtype) : dc::mean(t, dtype);
+  }
+  const bool keepdim = keepdim_h.is(nb::ellipsis()) ? false : bool_arg(keepdim_h, fn, "keepdim", 2);
+  const std::optional<std::vector<int64_t>> dims =
+      dim.is_none() ? std::nullopt : std::optional(int_args::to_int_list(dim, fn, "dim"));
   gil::ReleaseIf release(gil::is_long(t));
-  return dc::sum(t, dims, keepdim, dtype);
-}
-Tensor mean_any(const Tensor& t, nb::handle dim, bool keepdim, Dtype dtype) {
-  const std::vector<int64_t> dims = dims_arg(dim, "mean");
-  gil::ReleaseIf release(gil::is_long(t));
-  return dc::mean(t, dims, keepdim, dtype);
+  return is_sum ? dc::sum(t, dims, keepdim, dtype) : dc::mean(t, dims, keepdim, dtype);
 }
 Tensor argmax_any(const Tensor& t, nb::handle dim, bool keepdim) {
   return dc::argmax(t, opt_dim(dim, "argmax"), keepdim);
@@ -84,10 +87,11 @@ Tensor log_softmax_any(const Tensor& t, int64_t dim, Dtype dtype) {
 
 void bind_reduce(nb::module_& m, TensorClass& cls) {
   const auto none = nb::none();
-  m.def("sum", &sum_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
-        nb::arg("dtype") = none);
-  m.def("mean", &mean_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
-        nb::arg("dtype") = none);
+  const auto missing = nb::ellipsis();  // sum(x) and sum(x, None) are different overloads
+  m.def("sum", &sum_mean_any<true>, nb::arg("input"), nb::arg("dim").none() = missing, nb::arg("keepdim").none() = missing,
+        nb::kw_only(), nb::arg("dtype") = none);
+  m.def("mean", &sum_mean_any<false>, nb::arg("input"), nb::arg("dim").none() = missing, nb::arg("keepdim").none() = missing,
+        nb::kw_only(), nb::arg("dtype") = none);
   m.def("max", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, true); },
         nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
   m.def("min", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, false); },
@@ -99,8 +103,9 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
   m.def("softmax", &softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
   m.def("log_softmax", &log_softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
 
-  cls.def("sum", &sum_any, nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(), nb::arg("dtype") = none)
-      .def("mean", &mean_any, nb::arg("dim") = none, nb::arg("keepdim") = false, nb::kw_only(),
+  cls.def("sum", &sum_mean_any<true>, nb::arg("dim").none() = missing, nb::arg("keepdim").none() = missing, nb::kw_only(),
+          nb::arg("dtype") = none)
+      .def("mean", &sum_mean_any<false>, nb::arg("dim").none() = missing, nb::arg("keepdim").none() = missing, nb::kw_only(),
            nb::arg("dtype") = none)
       .def("max", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, true); },
            nb::arg("dim") = none, nb::arg("keepdim") = none)

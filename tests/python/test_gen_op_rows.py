@@ -249,6 +249,30 @@ def test_a_row_with_two_outputs_returns_both_and_saves_the_one_its_formula_reads
     assert "bind_rows" in (out / "binding/bind_rows.cpp").read_text() and '"max"' not in (out / "binding/bind_rows.cpp").read_text()
 
 
+# An optional int list and an optional dtype (sum.dim_IntList): None stays apart from an empty list when saved.
+SUM_DIM = '''
+[[op]]
+func = "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
+front = "composite"
+cpp_name = "sum"
+python = []
+node = "SumDim"
+node_name = "SumBackward1"
+derivative = { self = "sum_backward(grad, self.sizes(), dim, keepdim)" }
+'''
+
+
+def test_an_optional_int_list_is_saved_as_none_or_a_list(tmp_path):
+    out = generate_ok(tmp_path, SUM_DIM)
+    gen = out / "ops/densecore/generated"
+    assert ("Tensor sum(const Tensor& self, OptionalIntList dim, bool keepdim = false, "
+            "std::optional<DType> dtype = std::nullopt);") in (gen / "ops.h").read_text()
+    assert "if (dim) rec.saved().dim.emplace(dim->begin(), dim->end());" in (gen / "ops.cpp").read_text()
+    saved = (gen / "saved.h").read_text()
+    assert "std::optional<std::vector<int64_t>> dim{};" in saved and "dtype" not in saved
+    assert "const std::optional<std::vector<int64_t>>& dim = c.s.dim;" in (gen / "formulas.inc").read_text()
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -287,6 +311,7 @@ BAD = {
     "two-outputs-with-python-forms": (MULTI.replace("python = []", 'python = ["function"]'), "Python forms (torch.return_types)"),
     "two-outputs-unary": (MULTI.replace('"composite"', '"unary"\ndtype_rule = "same"\ndtypes = "all"'), "a row with several outputs is composite"),
     "output-named-like-an-argument": (MULTI.replace("Tensor indices)", "Tensor dim)"), "an output is named like an argument"),
+    "optional-list-with-python-forms": (SUM_DIM.replace("python = []", 'python = ["method"]'), "no generated Python form yet"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

@@ -614,6 +614,33 @@ SELECTION_DIM = {
 }
 
 
+# sum and mean: two rows each, as torch's overloads. No dim is SumBackward0 (its gradient grad.expand(sizes)); a dim,
+# even None or (), is SumBackward1 (sum_backward); both reduce every dim then. keepdim needs the dim overload.
+def _reduce_case(expr, src="torch.randn(3, 4, dtype=torch.float64)"):
+    return (f"x = {src}.requires_grad_(); y = {expr}; g = torch.randn(y.shape, dtype=y.dtype); y.backward(g); "
+            "out = [y, x.grad, grad_fn_name(y)]")
+
+
+SUM_MEAN = {
+    **{f"{op}-{name}": _reduce_case(call.format(op=op)) for op in ("sum", "mean") for name, call in (
+        ("all", "x.{op}()"), ("dim-none", "x.{op}(dim=None)"), ("dim-none-keepdim", "torch.{op}(x, None, True)"),
+        ("empty-tuple", "x.{op}(())"), ("empty-list-keepdim", "x.{op}([], keepdim=True)"), ("dim0", "x.{op}(0)"),
+        ("neg-dims-keepdim", "torch.{op}(x, (-1, 0), keepdim=True)"), ("dtype", "x.{op}(dtype=torch.float32)"),
+        ("dim-dtype", "x.{op}(1, dtype=torch.float32)"))},
+    **{f"{op}-0dim-{name}": _reduce_case(call.format(op=op), "torch.tensor(1.5)") for op in ("sum", "mean")
+       for name, call in (("all", "x.{op}()"), ("dim0", "x.{op}(0)"), ("none-keepdim", "x.{op}(None, True)"))},
+    "mean-half": _reduce_case("x.mean((0,))", "torch.randn(5, 3).to(torch.float16)"),
+    "sum-int": "out = [torch.arange(6).view(2, 3).sum(), torch.arange(6).view(2, 3).sum(None), torch.ones(3, dtype=torch.bool).sum(0)]",
+    "mean-int": oracle.raises(RuntimeError, "out = torch.arange(6).mean(None)"),
+    **{f"{op}-keepdim-without-dim": oracle.raises(TypeError, f"out = torch.randn(2).{op}(keepdim=True)",
+                                                   message=rf"{op}\(\) received an invalid combination of arguments.*")
+       for op in ("sum", "mean")},
+    "sum-keepdim-none": oracle.raises(TypeError, "out = torch.randn(2).sum(0, None)"),
+    "sum-dim-out-of-range": oracle.raises(IndexError, "out = torch.randn(2, 3).sum((0, 2))"),
+    "sum-dim-repeated": oracle.raises(RuntimeError, "out = torch.randn(2, 3).sum((1, -1))"),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -621,7 +648,7 @@ def _seeded(cases):
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
-        "selection": SELECTION, "selection_dim": SELECTION_DIM}
+        "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -92,10 +92,6 @@ template <> Grads formula<Op::NativeLayerNorm>(const Ctx<Op::NativeLayerNorm>& c
   auto [dx, dw, db] = native_layer_norm_backward(c.g, c.get(c.s.input), c.s.normalized_shape, c.get(c.s.mean),
       c.get(c.s.rstd), c.get(c.s.weight), c.get(c.s.bias), {c.need(0), c.need(1), c.need(2)});
   return {dx, dw, db}; }
-template <> Grads formula<Op::Sum>(const Ctx<Op::Sum>& c) {  // SumBackward0/1: sum_backward(grad, sizes, dim, keepdim)
-  return {sum_backward(c.g, c.s.self_sizes, c.s.dim, c.s.keepdim)}; }
-template <> Grads formula<Op::Mean>(const Ctx<Op::Mean>& c) {  // MeanBackward0/1: mean_backward(grad, sizes, dim, numel, keepdim)
-  return {mean_backward(c.g, c.s.self_sizes, c.s.dim, c.s.keepdim)}; }
 template <> Grads formula<Op::NllLoss>(const Ctx<Op::NllLoss>& c) {  // nll_loss_backward(grad, self, target, weight, ..., total_weight)
   return {nll_loss_backward(c.g, c.get(c.s.self), c.get(c.s.target), c.get(c.s.weight), c.s.reduction,
                             c.s.ignore_index, c.get(c.s.total_weight))}; }

@@ -10,8 +10,6 @@
   X(Pow)                         \
   X(ScaledDotProductFlashAttentionForCpu) \
   X(NativeLayerNorm)             \
-  X(Sum)                         \
-  X(Mean)                        \
   X(NllLoss)                     \
   X(Split)                       \
   X(SplitWithSizes)              \

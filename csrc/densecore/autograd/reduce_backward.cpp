@@ -10,7 +10,8 @@
 
 namespace dc {
 
-Tensor sum_backward(const Tensor& grad, std::span<const int64_t> sizes, std::span<const int64_t> dims, bool keepdim) {
+Tensor sum_backward(const Tensor& grad, std::span<const int64_t> sizes, OptionalIntList opt_dims, bool keepdim) {
+  const std::span<const int64_t> dims = opt_dims.or_empty();  // None and an empty list: every dim
   if (!keepdim && !sizes.empty() && !dims.empty()) {
     // unsqueeze_multiple: the reduced dims, ascending, as a bitset over the input's rank.
     const int64_t n = int64_t(sizes.size());
@@ -24,7 +25,8 @@ Tensor sum_backward(const Tensor& grad, std::span<const int64_t> sizes, std::spa
   return expand(grad, sizes);
 }
 
-Tensor mean_backward(const Tensor& grad, std::span<const int64_t> sizes, std::span<const int64_t> dims, bool keepdim) {
+Tensor mean_backward(const Tensor& grad, std::span<const int64_t> sizes, OptionalIntList opt_dims, bool keepdim) {
+  const std::span<const int64_t> dims = opt_dims.or_empty();
   int64_t n = 1;
   if (dims.empty()) {
     for (int64_t s : sizes) n *= s;

@@ -96,11 +96,6 @@ template <> struct Saved<Op::NllLoss> {
 
 // ---- reductions and selection (ops/reduce.cpp, sort.cpp, pointwise.cpp's vector_norm) -------------
 
-template <> struct Saved<Op::Sum> : SavedSelfSizes {
-  std::vector<int64_t> dim;  // empty: all dims
-  bool keepdim = false;
-};
-template <> struct Saved<Op::Mean> : Saved<Op::Sum> {};
 template <> struct Saved<Op::LinalgVectorNorm> {
   SavedVariable self, result;
   double ord = 2;

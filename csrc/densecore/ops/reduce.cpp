@@ -191,34 +191,21 @@ Tensor softmax_forward(const Tensor& t, int64_t dim, bool half_to_float, bool lo
   return out;
 }
 
-/// What SumBackward / MeanBackward read: the input sizes, the dims as given, keepdim.
-template <Op op>
-void record_reduction(OpRecord<op>& rec, const Tensor& t, std::span<const int64_t> dims, bool keepdim) {
-  if (!rec.active()) return;
-  rec.saved().self_sizes = t.sizes();
-  rec.saved().dim.assign(dims.begin(), dims.end());
-  rec.saved().keepdim = keepdim;
-  rec.set_overload(dims.empty() ? 0 : 1);  // SumBackward1 / MeanBackward1: the dim overloads
-}
-
 /// torch.softmax(t, dim, dtype) on CPU (SoftMax.cpp softmax): the input converted first (a ToCopyBackward0 node
 /// when dtype differs), then the _softmax row.
 Tensor converted(const Tensor& t, std::optional<DType> dtype) {
   return dtype && *dtype != t.dtype() ? to_dtype_copy(t, *dtype) : t;
 }
 
-}  // namespace
-
-Tensor sum(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
+Tensor sum_dims(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
   const std::vector<bool> mask = make_dim_mask(dims, t.dim());
-  OpRecord<Op::Sum> rec({t});  // SumBackward0 / SumBackward1
   Tensor result = Tensor::empty(reduction_shape(t, mask, keepdim), sum_dtype(t, dtype));
   sum_into(result, t, dims, keepdim);
-  record_reduction(rec, t, dims, keepdim);
-  return rec.finish(result);
+  return result;
 }
 
-Tensor mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
+/// sum then a true division by the number of reduced elements (float32 sum for float16/bfloat16).
+Tensor mean_dims(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
   const DType in_dtype = sum_dtype(t, dtype);
   check(is_floating(in_dtype),
         "mean(): could not infer output dtype. {} dtype must be either a floating point or complex dtype. Got: {}",
@@ -230,15 +217,26 @@ Tensor mean(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::o
     for (int64_t d : dims) dim_prod *= t.size(d);
   // BF16/FP16: cast_fp32 -> sum -> div -> cast back (ReduceOps.cpp mean_out).
   const bool half = itemsize(in_dtype) == 2;
-  OpRecord<Op::Mean> rec({t});  // MeanBackward0 / MeanBackward1
-  record_reduction(rec, t, dims, keepdim);
   Tensor acc = Tensor::empty(reduction_shape(t, mask, keepdim), half ? DType::Float32 : in_dtype);
   sum_into(acc, t, dims, keepdim);
   div(acc, wrapped_scalar_tensor(Scalar::from_int(dim_prod)), "", acc);
-  if (!half) return rec.finish(acc);
+  if (!half) return acc;
   Tensor result = Tensor::empty(acc.sizes(), in_dtype);
   copy_into(result, acc);
-  return rec.finish(result);
+  return result;
+}
+
+}  // namespace
+
+// sum and mean, with and without a dim, are op rows (csrc/op_rows.toml): these are their forwards. No dim, None
+// and an empty list all reduce every dim.
+Tensor impl::sum_forward(const Tensor& self, std::optional<DType> dtype) { return sum_dims(self, {}, false, dtype); }
+Tensor impl::sum_forward(const Tensor& self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
+  return sum_dims(self, dim.or_empty(), keepdim, dtype);
+}
+Tensor impl::mean_forward(const Tensor& self, std::optional<DType> dtype) { return mean_dims(self, {}, false, dtype); }
+Tensor impl::mean_forward(const Tensor& self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
+  return mean_dims(self, dim.or_empty(), keepdim, dtype);
 }
 
 // amax and amin are op rows (csrc/op_rows.toml): these are their forwards.

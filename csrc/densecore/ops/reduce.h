@@ -12,11 +12,8 @@
 
 namespace dc {
 
-Tensor sum(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false,
-           std::optional<DType> dtype = std::nullopt);
-/// sum then a true division by the number of reduced elements (float32 sum for float16/bfloat16).
-Tensor mean(const Tensor& t, std::span<const int64_t> dims = {}, bool keepdim = false,
-            std::optional<DType> dtype = std::nullopt);
+// sum(t, dtype) and sum(t, dim, keepdim, dtype), and mean's two overloads, are op rows (csrc/op_rows.toml), in
+// densecore/generated/ops.h.
 // amax(self, dim = {}, keepdim = false) and amin are op rows (csrc/op_rows.toml), in densecore/generated/ops.h.
 // torch.max(t) / torch.min(t), the full reduction, and torch.max(t, dim) / torch.min(t, dim), (values, indices),
 // are op rows (max, min, max.dim, min.dim), in densecore/generated/ops.h.
