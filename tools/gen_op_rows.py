@@ -34,26 +34,44 @@ class RowError(Exception):
     pass
 
 
+# A schema argument type: (its C++ parameter, what a saved one is kept as). `Tensor?` is an undefined Tensor for
+# None, as ATen's optional tensors are on the C++ side.
+CPP_TYPES = {
+    "Tensor": ("const Tensor&", "SavedVariable"),
+    "Tensor?": ("const Tensor&", "SavedVariable"),
+    "Scalar": ("const Scalar&", "Scalar"),
+    "Scalar?": ("const std::optional<Scalar>&", "std::optional<Scalar>"),
+    "int": ("int64_t", "int64_t"),
+    "int?": ("std::optional<int64_t>", "std::optional<int64_t>"),
+    "int[]": ("std::span<const int64_t>", "std::vector<int64_t>"),
+    "int[]?": ("OptionalIntList", "std::optional<std::vector<int64_t>>"),
+    "float": ("double", "double"),
+    "float?": ("std::optional<double>", "std::optional<double>"),
+    "bool": ("bool", "bool"),
+    "str": ("std::string_view", "std::string"),
+    "str?": ("std::optional<std::string_view>", "std::optional<std::string>"),
+    "ScalarType?": ("std::optional<DType>", "std::optional<DType>"),
+}
+# The types the generated Python forms parse; a row with any other has its Python forms written by hand.
+PY_TYPES = ("Tensor", "Scalar", "int", "int?", "int[]", "bool", "str")
+
+
 @dataclass
 class Arg:
-    type: str  # Tensor, Scalar, int, int?, int[], int[]?, bool, str, ScalarType?
+    type: str  # one of CPP_TYPES
     name: str
     default: str | None
     kw_only: bool = False  # after the schema's `*`: keyword-only in Python
 
     @property
     def is_tensor(self) -> bool:
-        return self.type == "Tensor"
+        return self.type in ("Tensor", "Tensor?")
 
     def cpp_param(self) -> str:
-        return {"Tensor": "const Tensor&", "Scalar": "const Scalar&", "int": "int64_t", "int?": "std::optional<int64_t>",
-                "int[]": "std::span<const int64_t>", "int[]?": "OptionalIntList", "bool": "bool", "str": "std::string_view",
-                "ScalarType?": "std::optional<DType>"}[self.type] + " " + self.name
+        return CPP_TYPES[self.type][0] + " " + self.name
 
     def cpp_saved_type(self) -> str:
-        return {"Tensor": "SavedVariable", "Scalar": "Scalar", "int": "int64_t", "int?": "std::optional<int64_t>",
-                "int[]": "std::vector<int64_t>", "int[]?": "std::optional<std::vector<int64_t>>",
-                "bool": "bool", "str": "std::string", "ScalarType?": "std::optional<DType>"}[self.type]
+        return CPP_TYPES[self.type][1]
 
     def cpp_default(self) -> str:
         if self.type == "Scalar":
@@ -63,7 +81,11 @@ class Arg:
             return {"False": "false", "True": "true"}[self.default]
         if self.type == "int" and re.fullmatch(r"-?\d+", self.default):
             return self.default
-        if self.type in ("int?", "int[]?", "ScalarType?") and self.default == "None":
+        if self.type == "float" and re.fullmatch(r"-?\d+\.\d*(e-?\d+)?", self.default):
+            return self.default
+        if self.type == "Tensor?" and self.default == "None":
+            return "Tensor()"
+        if self.type.endswith("?") and self.default == "None":
             return "std::nullopt"
         if self.type == "int[]" and self.default == "[]":
             return "{}"
@@ -105,10 +127,29 @@ class Row:
     node_name: str = ""  # torch's node name when it is not <node>Backward0 (SqueezeBackward1)
     autograd_view: bool = True  # view rows: whether autograd tracks the result as a view of self
     outputs: list[str] = field(default_factory=lambda: ["result"])  # the schema's return names
+    # Which outputs the node tracks (derivatives.yaml's output_differentiability); every one by default.
+    output_differentiability: list[bool] = field(default_factory=list)
+    with_out: bool = False  # a composite row whose forward takes out, so it has in-place and out= forms
 
     @property
     def multi_output(self) -> bool:
         return len(self.outputs) > 1
+
+    @property
+    def tracked_outputs(self) -> list[str]:
+        """The outputs the node tracks: a prefix of the outputs (the checks make it one)."""
+        return [o for o, d in zip(self.outputs, self.output_differentiability or [True] * len(self.outputs)) if d]
+
+    @property
+    def grad_groups(self) -> list[tuple[list[str], str]]:
+        """The derivative entries: (the inputs, the formula). One input, or several whose gradients one formula
+        returns as a std::tuple in that order (derivatives.yaml's `input, weight, bias: native_layer_norm_backward(...)`,
+        which reads `grad_input_mask`)."""
+        return [([n.strip() for n in key.split(",")], expr) for key, expr in self.derivative.items()]
+
+    @property
+    def differentiable(self) -> set[str]:
+        return {n for names, _ in self.grad_groups for n in names}
 
     @property
     def tensors(self) -> list[Arg]:
@@ -119,7 +160,7 @@ class Row:
         """The tensors the autograd node has an edge to, in order: those with a derivative (torch's codegen
         leaves out a non_differentiable input such as gather's index or where's condition). A row with no node
         records torch's NotImplemented node with an edge to every tensor."""
-        return [a for a in self.tensors if a.name in self.derivative] if self.node else self.tensors
+        return [a for a in self.tensors if a.name in self.differentiable] if self.node else self.tensors
 
     @property
     def options(self) -> list[Arg]:
@@ -135,6 +176,11 @@ class Row:
         return self.front in ("unary", "binary", "ternary")
 
     @property
+    def takes_out(self) -> bool:
+        """The op takes out (undefined: a new tensor; self: the in-place form; another tensor: out=)."""
+        return self.has_kernel or self.with_out
+
+    @property
     def key(self) -> str:
         """The row's unique name: torch's name.overload."""
         return f"{self.name}.{self.overload}" if self.overload else self.name
@@ -146,7 +192,7 @@ class Row:
 
 # ---- reading the rows --------------------------------------------------------------------------------
 
-ARG_RE = re.compile(r"^(Tensor|Scalar|int\[1?\]\??|int\?|int|bool|str|ScalarType\?)(?:\(a\))? (\w+)(?:=(.+))?$")
+ARG_RE = re.compile(r"^(Tensor\??|Scalar\??|int\[1?\]\??|int\??|float\??|bool|str\??|ScalarType\?)(?:\(a\))? (\w+)(?:=(.+))?$")
 
 
 def parse_func(func: str) -> tuple[str, str, list[Arg], list[str]]:
@@ -176,7 +222,8 @@ def identifiers(expr: str) -> set[str]:
 
 def read_row(raw: dict) -> Row:
     known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "checks", "python", "aliases",
-             "numbers_as_tensors", "gil", "node", "derivative", "cpp_name", "node_name", "autograd_view"}
+             "numbers_as_tensors", "gil", "node", "derivative", "cpp_name", "node_name", "autograd_view",
+             "output_differentiability", "with_out"}
     name, overload, args, outputs = parse_func(raw.get("func", ""))
     if set(raw) - known:
         raise RowError(f"{name}: unknown fields {sorted(set(raw) - known)}")
@@ -190,6 +237,8 @@ def read_row(raw: dict) -> Row:
     row.cpp_name = raw.get("cpp_name", f"{name}_{overload}" if overload else name)
     row.node_name = raw.get("node_name", "")
     row.autograd_view = bool(raw.get("autograd_view", True))
+    row.output_differentiability = [bool(d) for d in raw.get("output_differentiability", [])]
+    row.with_out = bool(raw.get("with_out", False))
     if row.front not in FRONTS:
         raise RowError(f"{name}: front must be one of {FRONTS}")
     if row.front == "binary":
@@ -217,8 +266,10 @@ def read_row(raw: dict) -> Row:
         raise RowError(f"{name}: gil is elementwise (the default) or product (a row with two tensors)")
     if row.aliases and not row.python:
         raise RowError(f"{name}: aliases name Python forms; the row has none")
-    if not row.has_kernel and ({"inplace", "out"} & set(row.python)):
+    if not row.takes_out and ({"inplace", "out"} & set(row.python)):
         raise RowError(f"{name}: a {row.front} row has no in-place or out= form")
+    if row.with_out and (row.front != "composite" or row.multi_output):
+        raise RowError(f"{name}: with_out is for composite rows with one output")
     if not row.has_kernel and (row.dtype_rule or row.checks):
         raise RowError(f"{name}: a {row.front} row has no dtype_rule or checks (its forward in ops/ has them)")
     if row.multi_output and (row.front != "composite" or row.python):
@@ -226,8 +277,11 @@ def read_row(raw: dict) -> Row:
                        "are hand-written")
     if set(outputs) & {a.name for a in args} or len(set(outputs)) != len(outputs):
         raise RowError(f"{name}: an output is named like an argument or another output")
-    if row.python and any(a.type in ("int[]?", "ScalarType?") for a in args):
-        raise RowError(f"{name}: int[]? and ScalarType? arguments have no generated Python form yet (write it by hand)")
+    if row.python and any(a.type not in PY_TYPES for a in args):
+        raise RowError(f"{name}: only {', '.join(PY_TYPES)} arguments have generated Python forms (write them by hand)")
+    d = row.output_differentiability
+    if d and (len(d) != len(outputs) or not d[0] or d != sorted(d, reverse=True)):
+        raise RowError(f"{name}: output_differentiability has one entry per output, the tracked ones first")
     if row.front == "view" and (len(row.tensors) != 1 or not row.node):
         raise RowError(f"{name}: a view row has one Tensor argument (self) and a node")
     if "autograd_view" in raw and row.front != "view":
@@ -237,20 +291,24 @@ def read_row(raw: dict) -> Row:
     if bool(row.node) != bool(row.derivative):
         raise RowError(f"{name}: node and derivative go together (a differentiable row needs both)")
     tensor_names = {a.name for a in row.tensors}
-    if set(row.derivative) - tensor_names:
-        raise RowError(f"{name}: derivative for {sorted(set(row.derivative) - tensor_names)}, not a tensor input")
+    if row.differentiable - tensor_names:
+        raise RowError(f"{name}: derivative for {sorted(row.differentiable - tensor_names)}, not a tensor input")
+    listed = [n for names, _ in row.grad_groups for n in names]
+    if len(listed) != len(set(listed)):
+        raise RowError(f"{name}: an input has two derivatives")
     save_attributes(row, tensor_names)
     used = set().union(*(identifiers(e) for e in row.derivative.values())) if row.derivative else set()
     row.saves = [a.name for a in args if a.name in used] + [o for o in outputs if o in used]
     return row
 
 
-ATTR_RE = re.compile(r"\b(\w+)\.(sizes|strides|storage_offset)\(\)")
-ATTR_TYPES = {"sizes": "Shape", "strides": "Strides", "storage_offset": "int64_t"}
+ATTR_RE = re.compile(r"\b(\w+)\.(sizes|strides|storage_offset|scalar_type)\(\)")
+ATTR_TYPES = {"sizes": "Shape", "strides": "Strides", "storage_offset": "int64_t", "scalar_type": "DType"}
+ATTR_CALLS = {"scalar_type": "dtype"}  # ATen's name -> the Tensor method that reads it here
 
 
 def save_attributes(row: Row, tensor_names: set[str]) -> None:
-    """A formula that reads only a tensor's sizes, strides or storage offset (mm's self.sizes()) saves those, not the tensor, as
+    """A formula that reads only a tensor's sizes, strides, storage offset or dtype (mm's self.sizes()) saves those, not the tensor, as
     torch's codegen saves self_sym_sizes: the formula is rewritten to read `self_sizes`."""
     def rewrite(m: re.Match) -> str:
         if m.group(1) not in tensor_names:
@@ -267,10 +325,10 @@ def save_guard(r: Row, name: str) -> int | None:
     applies it to saved inputs only; a saved result is never guarded."""
     if "backward" in r.name or len(r.derivative) <= 1 or not next(a for a in r.args if a.name == name).is_tensor:
         return None
-    used_in = [inp for inp, expr in r.derivative.items() if name in identifiers(expr)]
-    if len(used_in) != 1:
+    used_in = [names for names, expr in r.grad_groups if name in identifiers(expr)]
+    if len(used_in) != 1 or len(used_in[0]) != 1:  # a formula of several inputs is not guarded either
         return None
-    return [a.name for a in r.edges].index(used_in[0])
+    return [a.name for a in r.edges].index(used_in[0][0])
 
 
 def read_rows(path: Path) -> list[Row]:
@@ -352,7 +410,7 @@ def cpp_signature(r: Row, with_defaults: bool) -> str:
         if with_defaults and a.default is not None:
             p += " = " + a.cpp_default()
         params.append(p)
-    if r.has_kernel:
+    if r.takes_out:
         params.append("const Tensor& out" + (" = {}" if with_defaults else ""))
     return f"{result_type(r)} {r.cpp_name}({', '.join(params)})"
 
@@ -366,7 +424,8 @@ def impl_signature(r: Row) -> str:
     geometry with torch's checks). The suffix keeps a forward from hiding the op of the same name: inside
     namespace impl, an unqualified call to another op (index_select) must find the op, not a forward."""
     result, name = ("Layout", r.cpp_name) if r.front == "view" else (result_type(r), r.cpp_name + "_forward")
-    return f"{result} {name}({', '.join(a.cpp_param() for a in r.args)})"
+    params = [a.cpp_param() for a in r.args] + (["const Tensor& out"] if r.with_out else [])
+    return f"{result} {name}({', '.join(params)})"
 
 
 def gen_ops_h(rows: list[Row]) -> str:
@@ -396,7 +455,7 @@ def gen_op_body(r: Row) -> str:
         lines.append(f"  const Layout layout_ = layouts::{r.cpp_name}({', '.join(a.name for a in r.args)});\n")
         if r.autograd_view:
             lines.append("  const CreationMeta meta_ = creation_meta_now();\n")
-    if r.has_kernel:
+    if r.takes_out:
         lines.append(f'  auto rec = record_with_out<{r.op}>("{r.name}", {{{edges}}}, out);\n')
     else:
         lines.append(f"  OpRecord<{r.op}> rec({{{edges}}});\n")
@@ -408,17 +467,19 @@ def gen_op_body(r: Row) -> str:
         for a in saves_before:
             guard = save_guard(r, a.name)
             cond = "" if guard is None else f"if (rec.should_compute_output({guard})) "
-            if a.is_tensor and r.has_kernel and a.name == first:
+            if a.is_tensor and r.takes_out and a.name == first:
                 # The in-place form overwrites self: its formula reads a copy taken before.
                 lines.append(f"    {cond}rec.saved().{a.name} = out.is_same({a.name}) ? clone({a.name}) : {a.name};\n")
             elif a.type == "int[]":
                 lines.append(f"    rec.saved().{a.name}.assign({a.name}.begin(), {a.name}.end());\n")
             elif a.type == "int[]?":
                 lines.append(f"    if ({a.name}) rec.saved().{a.name}.emplace({a.name}->begin(), {a.name}->end());\n")
+            elif a.type == "str?":
+                lines.append(f"    if ({a.name}) rec.saved().{a.name}.emplace(*{a.name});\n")
             else:
                 lines.append(f"    {cond}rec.saved().{a.name} = {a.name};\n")
         for t, attr in r.saved_attrs:
-            lines.append(f"    rec.saved().{t}_{attr} = {t}.{attr}();\n")
+            lines.append(f"    rec.saved().{t}_{attr} = {t}.{ATTR_CALLS.get(attr, attr)}();\n")
         lines.append("  }\n")
     # ATen's meta checks: those that read the built iterator (`it`) run after it is built, the others first.
     after_build = [c for c in r.checks if "it" in identifiers(c)]
@@ -439,14 +500,18 @@ def gen_op_body(r: Row) -> str:
     elif r.multi_output:
         lines.append(f"  auto [{', '.join(r.outputs)}] = impl::{r.cpp_name}_forward({', '.join(a.name for a in r.args)});\n")
     else:
-        lines.append(f"  Tensor result_ = impl::{r.cpp_name}_forward({', '.join(a.name for a in r.args)});\n")
+        call = ", ".join([a.name for a in r.args] + (["out"] if r.with_out else []))
+        lines.append(f"  Tensor result_ = impl::{r.cpp_name}_forward({call});\n")
     for nr, o in enumerate(r.outputs):
         if o in r.saves:
-            saved = f"saved_output({o}, {nr})" if r.multi_output else "saved_output(result_)"
+            # An output the node does not track is saved as a plain tensor: it has no history (torch saves it as a
+            # leaf), so an in-place edit of it names no node.
+            saved = (o if o not in r.tracked_outputs else f"saved_output({o}, {nr})" if r.multi_output
+                     else "saved_output(result_)")
             lines.append(f"  if (rec.active()) rec.saved().{o} = {saved};\n")
     if r.multi_output:
-        outs = ", ".join(r.outputs)
-        lines.append(f"  const Tensor outs_[] = {{{outs}}};\n  rec.finish(outs_);\n  return {{{outs}}};\n}}\n\n")
+        tracked, outs = ", ".join(r.tracked_outputs), ", ".join(r.outputs)
+        lines.append(f"  const Tensor tracked_[] = {{{tracked}}};\n  rec.finish(tracked_);\n  return {{{outs}}};\n}}\n\n")
     elif r.front == "view" and r.autograd_view:
         lines.append(f"  rec.finish(result_);\n  mark_view({first}, result_, meta_);\n  return result_;\n}}\n\n")
     else:
@@ -488,11 +553,31 @@ def gen_formulas(rows: list[Row]) -> str:
             out.append("  const std::vector<Tensor>& grads = c.grads;\n")
         out.extend(formula_local(r, n) for n in r.saves)
         out.extend(f"  const {ATTR_TYPES[attr]}& {t}_{attr} = c.s.{t}_{attr};\n" for t, attr in r.saved_attrs)
-        grads = []
-        for i, a in enumerate(r.edges):
-            grads.append(f"c.need({i}) ? Tensor({r.derivative[a.name]}) : Tensor()")
-        out.append("  return {" + ", ".join(grads) + "};\n}\n")
+        out.append(formula_grads(r))
     return "".join(out)
+
+
+def formula_grads(r: Row) -> str:
+    """The gradients, one per edge. A formula of several inputs runs when any of them needs one, with torch's
+    grad_input_mask (which of them do), and returns a std::tuple in the entry's order."""
+    edge = {a.name: i for i, a in enumerate(r.edges)}
+    if all(len(names) == 1 for names, _ in r.grad_groups):
+        grads = [f"c.need({i}) ? Tensor({r.derivative[a.name]}) : Tensor()" for i, a in enumerate(r.edges)]
+        return "  return {" + ", ".join(grads) + "};\n}\n"
+    lines = [f"  Grads grads_({len(r.edges)});\n"]
+    for names, expr in r.grad_groups:
+        if len(names) == 1:
+            i = edge[names[0]]
+            lines.append(f"  if (c.need({i})) grads_[{i}] = {expr};\n")
+            continue
+        needs = ", ".join(f"c.need({edge[n]})" for n in names)
+        lines.append(f"  if ({' || '.join(f'c.need({edge[n]})' for n in names)}) {{\n"
+                     f"    const std::array<bool, {len(names)}> grad_input_mask{{{needs}}};\n"
+                     f"    auto grads_of_ = {expr};\n")
+        lines.extend(f"    if (c.need({edge[n]})) grads_[{edge[n]}] = std::get<{k}>(grads_of_);\n"
+                     for k, n in enumerate(names))
+        lines.append("  }\n")
+    return "".join(lines) + "  return grads_;\n}\n"
 
 
 # ---- binding ---------------------------------------------------------------------------------------
@@ -563,7 +648,7 @@ def gen_binding_form(r: Row, form: str, py_name: str) -> str:
     if with_out:
         lines.append(f'    const Tensor out = opt_tensor_arg(out_h, "{fn}", "out");\n')
     out_arg = {"inplace": first.name, "function": "out" if with_out else "Tensor()"}.get(form, "Tensor()")
-    call_args = ", ".join([a.name for a in r.args] + ([out_arg] if r.has_kernel else []))
+    call_args = ", ".join([a.name for a in r.args] + ([out_arg] if r.takes_out else []))
     lines.append("    Tensor r;\n    {\n"
                  f"      gil::ReleaseIf release({gil_condition(r)});\n"
                  f"      r = dc::{r.cpp_name}({call_args});\n    }}\n")

@@ -34,11 +34,14 @@ std::optional<Scalar> opt_scalar(nb::handle h, const char* fn, const char* arg) 
   return py_number::to_scalar(h, fn, arg);
 }
 
-std::string rounding_mode(nb::handle h) {
-  if (h.is_none()) return "";
-  if (!PyUnicode_Check(h.ptr()))
-    throw dc::TypeError(dc::format("div(): argument 'rounding_mode' must be str, not {}", Py_TYPE(h.ptr())->tp_name));
-  return nb::cast<std::string>(h);
+/// torch.div and Tensor.div: with rounding_mode given, None included, torch's parser takes the div.Tensor_mode
+/// overload (DivBackward2); without it, div.Tensor (true division, DivBackward0). The bindings' default is `...`.
+Tensor div_any(const Tensor& a, const Tensor& b, nb::handle mode, const char* fn, const Tensor& out) {
+  if (mode.is(nb::ellipsis())) return dc::div(a, b, out);
+  if (mode.is_none()) return dc::div(a, b, std::nullopt, out);
+  if (!PyUnicode_Check(mode.ptr()))
+    throw dc::TypeError(dc::format("{}(): argument 'rounding_mode' must be str, not {}", fn, Py_TYPE(mode.ptr())->tp_name));
+  return dc::div(a, b, nb::cast<std::string>(mode), out);
 }
 
 /// Tensor dunder: NotImplemented for operands torch would not take, so Python tries the other side. Typed
@@ -77,15 +80,15 @@ constexpr std::pair<const char*, dc::CompareOp> kCompares[] = {
 void bind_module_functions(nb::module_& m) {
   m.def("equal", &dc::equal, nb::arg("input"), nb::arg("other"));
   auto div = [](nb::handle a, nb::handle b, nb::handle mode, nb::handle out) {
-    return dc::div(py_number::tensor_or_number_arg(a, "div", "input", 1), py_number::tensor_or_number_arg(b, "div", "other", 2), rounding_mode(mode), out_arg(out));
+    return div_any(py_number::tensor_or_number_arg(a, "div", "input", 1), py_number::tensor_or_number_arg(b, "div", "other", 2), mode, "div", out_arg(out));
   };
   for (const char* name : {"div", "divide"})
-    m.def(name, returning_out(div), nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none(),
-          nb::arg("out") = nb::none());
+    m.def(name, returning_out(div), nb::arg("input"), nb::arg("other"), nb::kw_only(),
+          nb::arg("rounding_mode").none() = nb::ellipsis(), nb::arg("out") = nb::none());
   m.def(
       "true_divide",
       [](nb::handle a, nb::handle b, nb::handle out) {
-        return dc::div(py_number::tensor_or_number_arg(a, "true_divide", "input", 1), py_number::tensor_or_number_arg(b, "true_divide", "other", 2), "", out_arg(out));
+        return dc::div(py_number::tensor_or_number_arg(a, "true_divide", "input", 1), py_number::tensor_or_number_arg(b, "true_divide", "other", 2), out_arg(out));
       },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   m.def(
@@ -151,7 +154,7 @@ void bind_operators(TensorClass& cls) {
     return inplace(s, [&](Tensor& self) { dc::mul(self, py_number::tensor_or_number_arg(o, "mul_", "other", 1), self); });
   });
   cls.def("__itruediv__", [](nb::handle s, nb::handle o) {
-    return inplace(s, [&](Tensor& self) { dc::div(self, py_number::tensor_or_number_arg(o, "div_", "other", 1), "", self); });
+    return inplace(s, [&](Tensor& self) { dc::div(self, py_number::tensor_or_number_arg(o, "div_", "other", 1), self); });
   });
   cls.def("__neg__", [](const Tensor& s) { return dc::neg(s); });
   cls.def("__abs__", [](const Tensor& s) { return dc::abs(s); });
@@ -165,11 +168,11 @@ void bind_operators(TensorClass& cls) {
 }
 
 void bind_methods(TensorClass& cls) {
-  cls.def("div", [](const Tensor& s, nb::handle o, nb::handle mode) { return dc::div(s, py_number::tensor_or_number_arg(o, "div", "other", 1), rounding_mode(mode)); },
-          nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
+  cls.def("div", [](const Tensor& s, nb::handle o, nb::handle mode) { return div_any(s, py_number::tensor_or_number_arg(o, "div", "other", 1), mode, "div", Tensor()); },
+          nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none() = nb::ellipsis());
   cls.def("div_", [](nb::handle s, nb::handle o, nb::handle mode) {
-    return inplace(s, [&](Tensor& self) { dc::div(self, py_number::tensor_or_number_arg(o, "div_", "other", 1), rounding_mode(mode), self); });
-  }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode") = nb::none());
+    return inplace(s, [&](Tensor& self) { div_any(self, py_number::tensor_or_number_arg(o, "div_", "other", 1), mode, "div_", self); });
+  }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none() = nb::ellipsis());
   cls.def("true_divide", [](const Tensor& s, nb::handle o) { return dc::div(s, py_number::tensor_or_number_arg(o, "true_divide", "other", 1)); }, nb::arg("other"));
   cls.def("floor_divide", [](const Tensor& s, nb::handle o) { return dc::floor_divide(s, py_number::tensor_or_number_arg(o, "floor_divide", "other", 1)); }, nb::arg("other"));
   for (const char* name : {"clamp", "clip"})

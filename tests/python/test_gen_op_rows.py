@@ -242,7 +242,7 @@ def test_a_row_with_two_outputs_returns_both_and_saves_the_one_its_formula_reads
     body = (gen / "ops.cpp").read_text()
     assert "auto [values, indices] = impl::max_forward(self, dim, keepdim);" in body
     assert "rec.saved().indices = saved_output(indices, 1);" in body
-    assert "const Tensor outs_[] = {values, indices};\n  rec.finish(outs_);\n  return {values, indices};" in body
+    assert "const Tensor tracked_[] = {values, indices};\n  rec.finish(tracked_);\n  return {values, indices};" in body
     saved = (gen / "saved.h").read_text()
     assert "SavedVariable indices;" in saved and "Shape self_sizes{};" in saved and "SavedVariable values" not in saved
     assert "const Tensor indices = c.get(c.s.indices);" in (gen / "formulas.inc").read_text()
@@ -287,7 +287,7 @@ BAD = {
     "unary-without-dtype-rule": (GOOD.replace('dtype_rule = "same"\n', ""), "needs dtype_rule"),
     "unknown-dtypes": (GOOD.replace('"floating"', '"integral"'), "dtypes must be one of"),
     "unknown-python-form": (GOOD.replace('["function"]', '["functional"]'), "python forms are"),
-    "unknown-argument-type": (GOOD.replace("Tensor self)", "Tensor self, float x)"), "cannot read argument"),
+    "unknown-argument-type": (GOOD.replace("Tensor self)", "Tensor self, Dimname x)"), "cannot read argument"),
     "bad-schema": (GOOD.replace(") -> Tensor", ") -> (Tensor, Tensor)"), "func must read"),
     "declared-twice": (GOOD + GOOD, "declared twice"),
     "composite-with-out": (
@@ -311,7 +311,7 @@ BAD = {
     "two-outputs-with-python-forms": (MULTI.replace("python = []", 'python = ["function"]'), "Python forms (torch.return_types)"),
     "two-outputs-unary": (MULTI.replace('"composite"', '"unary"\ndtype_rule = "same"\ndtypes = "all"'), "a row with several outputs is composite"),
     "output-named-like-an-argument": (MULTI.replace("Tensor indices)", "Tensor dim)"), "an output is named like an argument"),
-    "optional-list-with-python-forms": (SUM_DIM.replace("python = []", 'python = ["method"]'), "no generated Python form yet"),
+    "optional-list-with-python-forms": (SUM_DIM.replace("python = []", 'python = ["method"]'), "arguments have generated Python forms"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

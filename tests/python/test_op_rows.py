@@ -2,8 +2,9 @@
 logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
 the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin, and the
 views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three overloads), unsqueeze, slice,
-select, as_strided), and the selections index_select, gather, masked_fill, where, max/min of all elements, scatter, scatter_add, embedding,
-against live torch.
+select, as_strided), the selections index_select, gather, masked_fill, where, max/min of all elements, scatter, scatter_add,
+embedding, max/min.dim, topk, sum and mean, the composites with out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and
+linalg_vector_norm, native_layer_norm, nll_loss_forward, _scaled_dot_product_flash_attention_for_cpu, against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -30,6 +31,7 @@ def special(dtype=torch.float32):
     return x.to(dtype)
 def grad_fn_name(t):
     return t.grad_fn.name() if t.grad_fn is not None else None
+F = torch.nn.functional
 """
 
 DTYPES = ["float32", "float64", "float16", "bfloat16"]
@@ -641,6 +643,112 @@ SUM_MEAN = {
 }
 
 
+# Composite rows with out= and in-place forms (div.Tensor_mode, pow.Tensor_Scalar, clamp) and linalg_vector_norm.
+# torch.div with rounding_mode given, None included, is div.Tensor_mode: DivBackward2, whose gradients are zeros
+# for a rounded quotient and true division's for None; it saves self only for other's gradient.
+def _grad_case(setup, expr, grads=("x",)):
+    return (f"{setup}; y = {expr}; g = torch.randn(y.shape, dtype=y.dtype); y.backward(g); "
+            f"out = [y, {', '.join(n + '.grad' for n in grads)}, grad_fn_name(y)]")
+
+
+_DIV_SETUP = ("x = (torch.randn(5, 4) * 4).requires_grad_(); o = (torch.randn(4) + 0.5).requires_grad_(); "
+              "o2 = o.detach().clone()")
+WITH_OUT = {
+    **{f"div-{m}": _grad_case(_DIV_SETUP, f"torch.div(x, o, rounding_mode={m!r})", ("x", "o"))
+       for m in (None, "floor", "trunc")},
+    "div-method-none": _grad_case(_DIV_SETUP, "x.div(o2, rounding_mode=None)"),
+    "div-no-mode": _grad_case(_DIV_SETUP, "torch.div(x, o)", ("x", "o")),
+    "div-inplace-floor": ("x = torch.randn(5, 4).requires_grad_(); o = torch.randn(4).requires_grad_(); "
+                          "y = x * 2; y.div_(o, rounding_mode='floor'); y.backward(torch.randn(5, 4)); "
+                          "out = [y, x.grad, o.grad, grad_fn_name(y)]"),
+    "div-inplace-none": ("x = torch.randn(5, 4).requires_grad_(); o = torch.randn(4) + 3; "
+                         "y = x * 2; y.div_(o, rounding_mode=None); y.backward(torch.randn(5, 4)); "
+                         "out = [y, x.grad, grad_fn_name(y)]"),
+    "div-int-floor": "out = [torch.div(torch.arange(-7, 7), 3, rounding_mode='floor'), torch.arange(-7, 7).div(-3, rounding_mode='trunc')]",
+    "div-out-floor": "o = torch.empty(4); r = torch.div(torch.randn(4) * 5, 2.0, rounding_mode='floor', out=o); out = [o, r is o]",
+    # self is saved for other's gradient only (torch's guard): editing it breaks the backward when other needs one.
+    "div-self-edited-other-needs-grad": oracle.raises(RuntimeError, (
+        "x = torch.randn(4); o = torch.randn(4).requires_grad_(); y = torch.div(x, o, rounding_mode='floor'); "
+        "x.add_(1); y.sum().backward(); out = o.grad")),
+    "div-self-edited-other-no-grad": ("x = torch.randn(4).requires_grad_(); o = torch.randn(4); a = x * 1; "
+                                      "y = torch.div(a, o, rounding_mode='floor'); a.add_(1); y.sum().backward(); out = x.grad"),
+    "div-bad-mode": oracle.raises(RuntimeError, "out = torch.div(torch.ones(2), 2, rounding_mode='round')"),
+    "div-out-requires-grad": oracle.raises(RuntimeError, (
+        "x = torch.randn(3).requires_grad_(); out = torch.div(x, 2.0, rounding_mode='floor', out=torch.empty(3))")),
+    **{f"pow-{e}": _grad_case("x = (torch.randn(37) * 2).requires_grad_()", f"x.pow({e})")
+       for e in (0, 1, 2, 3, -1, 0.5)},
+    "pow-inplace": ("x = torch.randn(9).requires_grad_(); y = x * 1; y.pow_(3); y.backward(torch.randn(9)); "
+                    "out = [y, x.grad, grad_fn_name(y)]"),
+    "pow-out": "o = torch.empty(5); r = torch.pow(torch.arange(5.0), 2, out=o); out = [o, r is o]",
+    "pow-int-negative": oracle.raises(RuntimeError, "out = torch.arange(5).pow(-1)"),
+    **{f"clamp-{n}": _grad_case("x = special().requires_grad_()", e) for n, e in (
+        ("both", "x.clamp(-2.5, 3.0)"), ("min", "torch.clamp(x, min=0.5)"), ("max", "x.clamp(max=-0.5)"),
+        ("clip", "x.clip(-1, 1)"), ("int-bounds", "x.clamp(-1, 2)"))},
+    "clamp-nan-bound": "out = torch.clamp(special(), float('nan'), 1.0)",
+    "clamp-inplace": ("x = special().requires_grad_(); y = x * 1; y.clamp_(min=-0.5, max=2.5); y.backward(torch.randn(37)); "
+                      "out = [y, x.grad, grad_fn_name(y)]"),
+    "clamp-int": "out = [torch.arange(-3, 4).clamp(-1, 2), torch.arange(-3, 4).clamp(min=0.5)]",
+    "clamp-none": oracle.raises(RuntimeError, "out = torch.ones(2).clamp()"),
+    "clamp-int-inplace-float-bound": oracle.raises(RuntimeError, "x = torch.arange(3); x.clamp_(min=0.5); out = x"),
+    "clamp-leaf-inplace": oracle.raises(RuntimeError, "x = torch.ones(2).requires_grad_(); x.clamp_(min=0); out = x"),
+    **{f"vector-norm-{n}": _grad_case("x = torch.randn(4, 5, dtype=torch.float64).requires_grad_()", e) for n, e in (
+        ("default", "torch.linalg.vector_norm(x)"), ("dim-none", "torch.linalg.vector_norm(x, dim=None)"),
+        ("dim1", "torch.linalg.vector_norm(x, 2, 1)"), ("dims-keepdim", "torch.linalg.vector_norm(x, 3, (0, 1), True)"),
+        ("ord1", "torch.linalg.vector_norm(x, 1, -1)"), ("inf", "torch.linalg.vector_norm(x, float('inf'), 0)"),
+        ("half-ord", "torch.linalg.vector_norm(x, 0.5)"), ("dtype", "torch.linalg.vector_norm(x.float(), dtype=torch.float64)"))},
+    "vector-norm-zero-row": _grad_case("x = torch.zeros(3, 4).requires_grad_()", "torch.linalg.vector_norm(x, dim=1)"),
+    "vector-norm-int": oracle.raises(RuntimeError, "out = torch.linalg.vector_norm(torch.arange(4))"),
+    "vector-norm-saved-edited": oracle.raises(RuntimeError, (
+        "x = torch.randn(4).requires_grad_(); a = x * 1; y = torch.linalg.vector_norm(a); a.mul_(2); y.backward(); "
+        "out = x.grad")),
+}
+
+
+# Rows with several outputs of which the node tracks only the first (output_differentiability): native_layer_norm
+# (its statistics), nll_loss_forward (total_weight), _scaled_dot_product_flash_attention_for_cpu (logsumexp); their
+# one formula for several inputs (grad_input_mask).
+_LN = "x = torch.randn(6, 10).requires_grad_(); w = torch.randn(10).requires_grad_(); b = torch.randn(10).requires_grad_()"
+_QKV = ("q = torch.randn(2, 3, 9, 16).requires_grad_(); k = torch.randn(2, 3, 9, 16).requires_grad_(); "
+        "v = torch.randn(2, 3, 9, 16).requires_grad_()")  # head size 16: (1, 2, 9, 8) is a known 1-ulp gap (docs/exactness.md)
+MULTI_TRACKED = {
+    "layer-norm": _grad_case(_LN, "F.layer_norm(x, (10,), w, b)", ("x", "w", "b")),
+    "layer-norm-weight-only": _grad_case(_LN, "F.layer_norm(x, (10,), w)", ("x", "w")),
+    "layer-norm-no-affine": _grad_case(_LN, "F.layer_norm(x, (10,))", ("x",)),
+    "layer-norm-only-weight-needs-grad": _grad_case(_LN, "F.layer_norm(x.detach(), (10,), w, b.detach())", ("w",)),
+    "layer-norm-only-bias-needs-grad": _grad_case(_LN, "F.layer_norm(x.detach(), (10,), w.detach(), b)", ("b",)),
+    "layer-norm-two-dims": _grad_case("x = torch.randn(3, 4, 5, dtype=torch.float64).requires_grad_()",
+                                      "F.layer_norm(x, (4, 5))"),
+    "layer-norm-module": ("torch.manual_seed(3); m = torch.nn.LayerNorm(10); x = torch.randn(4, 10).requires_grad_(); "
+                          "y = m(x); y.backward(torch.randn(4, 10)); out = [y, x.grad, m.weight.grad, m.bias.grad, grad_fn_name(y)]"),
+    "native-layer-norm-outputs": (_LN + "; o, m, r = torch.native_layer_norm(x, [10], w, b, 1e-5); "
+                                  "out = [o, m, r, grad_fn_name(o), grad_fn_name(m), grad_fn_name(r), m.requires_grad]"),
+    # The statistics are saved untracked (torch saves a leaf): the message names no node.
+    "native-layer-norm-rstd-edited": oracle.raises(RuntimeError, (
+        _LN + "; o, m, r = torch.native_layer_norm(x, [10], w, b, 1e-5); r.mul_(2); o.sum().backward(); out = x.grad")),
+    "layer-norm-input-edited": oracle.raises(RuntimeError, (
+        _LN + "; a = x * 1; y = F.layer_norm(a, (10,), w, b); a.add_(1); y.sum().backward(); out = x.grad")),
+    "nll-loss": _grad_case("x = torch.randn(5, 7).log_softmax(1).detach().requires_grad_(); t = torch.tensor([0, 6, 3, 3, 1])",
+                           "F.nll_loss(x, t)"),
+    "nll-loss-weight-sum": _grad_case("x = torch.randn(5, 7).requires_grad_(); t = torch.tensor([0, 6, 3, 3, 1])",
+                                      "F.nll_loss(x, t, weight=torch.rand(7), reduction='sum')"),
+    "nll-loss-none-ignore": _grad_case("x = torch.randn(5, 7).requires_grad_(); t = torch.tensor([0, 6, -100, 3, 1])",
+                                       "F.nll_loss(x, t, reduction='none')"),
+    "cross-entropy": _grad_case("x = torch.randn(8, 65).requires_grad_(); t = torch.randint(0, 65, (8,))",
+                                "F.cross_entropy(x, t)"),
+    "nll-loss-input-edited": oracle.raises(RuntimeError, (
+        "x = torch.randn(5, 7).requires_grad_(); a = x * 1; y = F.nll_loss(a, torch.tensor([0, 6, 3, 3, 1])); "
+        "a.add_(1); y.backward(); out = x.grad")),
+    "sdpa-flash": _grad_case(_QKV, "F.scaled_dot_product_attention(q, k, v)", ("q", "k", "v")),
+    "sdpa-flash-causal": _grad_case(_QKV, "F.scaled_dot_product_attention(q, k, v, is_causal=True)", ("q", "k", "v")),
+    "sdpa-flash-scale": _grad_case(_QKV, "F.scaled_dot_product_attention(q, k, v, scale=0.3)", ("q", "k", "v")),
+    "sdpa-flash-only-v": _grad_case(_QKV, "F.scaled_dot_product_attention(q.detach(), k.detach(), v)", ("v",)),
+    "sdpa-flash-float-mask": _grad_case(_QKV + "; m = torch.randn(9, 9)",
+                                        "F.scaled_dot_product_attention(q, k, v, attn_mask=m)", ("q", "k", "v")),
+    "sdpa-flash-query-edited": oracle.raises(RuntimeError, (
+        _QKV + "; a = q * 1; y = F.scaled_dot_product_attention(a, k, v); a.add_(1); y.sum().backward(); out = q.grad")),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -648,7 +756,8 @@ def _seeded(cases):
 ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
-        "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN}
+        "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,
+        "multi_tracked": MULTI_TRACKED}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

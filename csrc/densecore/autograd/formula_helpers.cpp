@@ -226,8 +226,22 @@ Tensor max_min_backward(const Tensor& grad, const Tensor& self, const Tensor& ot
 
 Tensor abs_backward(const Tensor& grad, const Tensor& self) { return mul(grad, sgn(self)); }
 
-Tensor linalg_vector_norm_backward(Tensor grad, const Tensor& self, double p, Tensor norm,
-                                   std::span<const int64_t> dims, bool keepdim) {
+Tensor div_tensor_self_backward(const Tensor& grad, const Tensor& other, DType self_dtype,
+                                const std::optional<std::string>& rounding_mode) {
+  if (rounding_mode) return zeros_like(grad, self_dtype);
+  return div(grad, other);
+}
+
+Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other,
+                                 const std::optional<std::string>& rounding_mode) {
+  if (rounding_mode) return zeros_like(grad);
+  return mul(neg(grad), div(div(self, other), other));
+}
+
+Tensor linalg_vector_norm_backward(Tensor grad, const Tensor& self, const Scalar& ord, Tensor norm,
+                                   OptionalIntList opt_dims, bool keepdim) {
+  const double p = ord.to_double();
+  const std::span<const int64_t> dims = opt_dims.or_empty();
   if (!keepdim && self.dim() != 0) {
     grad = unsqueeze_multiple(grad, dims, self.dim());
     norm = unsqueeze_multiple(norm, dims, self.dim());

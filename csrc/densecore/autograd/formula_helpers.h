@@ -4,8 +4,11 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "densecore/core/dtype.h"
+#include "densecore/core/int_list.h"
 #include "densecore/core/scalar.h"
 #include "densecore/core/tensor.h"
 
@@ -58,10 +61,16 @@ Tensor value_selecting_reduction_backward(const Tensor& grad, int64_t dim, const
 /// evenly_distribute_backward (max()/min() of all elements): grad / count at every element equal to the
 /// result (every NaN when the result is NaN), zeros elsewhere.
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& value);
-/// linalg_vector_norm_backward / norm_backward: the gradient of ||self||_ord over dims (all when empty).
+/// linalg_vector_norm_backward / norm_backward: the gradient of ||self||_ord over dims (all when None or empty).
 /// Undefined for ord 0 (torch returns no gradient).
-Tensor linalg_vector_norm_backward(Tensor grad, const Tensor& self, double ord, Tensor norm,
-                                   std::span<const int64_t> dims, bool keepdim);
+Tensor linalg_vector_norm_backward(Tensor grad, const Tensor& self, const Scalar& ord, Tensor norm,
+                                   OptionalIntList dims, bool keepdim);
+/// div.Tensor_mode's gradients (div_tensor_self_backward / div_tensor_other_backward): zeros for a rounded
+/// quotient, else true division's, grad / other and -grad * ((self / other) / other).
+Tensor div_tensor_self_backward(const Tensor& grad, const Tensor& other, DType self_dtype,
+                                const std::optional<std::string>& rounding_mode);
+Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other,
+                                 const std::optional<std::string>& rounding_mode);
 /// index_put_'s self gradient: grad, or grad with zeros written at the indexed places.
 Tensor index_put_self_backward(const Tensor& grad, std::span<const Tensor> indices,
                                std::span<const int64_t> value_sizes, bool accumulate);

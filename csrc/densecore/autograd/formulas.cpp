@@ -79,22 +79,6 @@ template <Op op>
 Grads formula(const Ctx<op>& c) = delete;
 
 // clang-format off
-// ---- unary math and optimizer pointwise ops (ops/unary.cpp, ops/pointwise.cpp) ----
-template <> Grads formula<Op::Pow>(const Ctx<Op::Pow>& c) { return {pow_backward(c.g, c.get(c.s.self), c.s.exponent)}; }
-template <> Grads formula<Op::ScaledDotProductFlashAttentionForCpu>(
-    const Ctx<Op::ScaledDotProductFlashAttentionForCpu>& c) {  // the flash backward kernel
-  auto [gq, gk, gv] = scaled_dot_product_flash_attention_for_cpu_backward(c.g, c.get(c.s.query), c.get(c.s.key),
-      c.get(c.s.value), c.get(c.s.output), c.get(c.s.logsumexp), c.s.dropout_p, c.s.is_causal,
-      c.get(c.s.attn_mask), c.s.scale);
-  return {gq, gk, gv}; }
-template <> Grads formula<Op::NativeLayerNorm>(const Ctx<Op::NativeLayerNorm>& c) {  // native_layer_norm_backward(grad, ..., mask)
-  if (!c.g.defined()) return {Tensor(), Tensor(), Tensor()};
-  auto [dx, dw, db] = native_layer_norm_backward(c.g, c.get(c.s.input), c.s.normalized_shape, c.get(c.s.mean),
-      c.get(c.s.rstd), c.get(c.s.weight), c.get(c.s.bias), {c.need(0), c.need(1), c.need(2)});
-  return {dx, dw, db}; }
-template <> Grads formula<Op::NllLoss>(const Ctx<Op::NllLoss>& c) {  // nll_loss_backward(grad, self, target, weight, ..., total_weight)
-  return {nll_loss_backward(c.g, c.get(c.s.self), c.get(c.s.target), c.get(c.s.weight), c.s.reduction,
-                            c.s.ignore_index, c.get(c.s.total_weight))}; }
 // ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
 // copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
 template <> Grads formula<Op::Split>(const Ctx<Op::Split>& c) {  // split_backward -> split_with_sizes_backward
@@ -109,13 +93,7 @@ template <> Grads formula<Op::Cat>(const Ctx<Op::Cat>& c) { return cat_backward(
 template <> Grads formula<Op::Stack>(const Ctx<Op::Stack>& c) { return stack_backward(c.g, c.s.dim); }
 template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
 template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
-template <> Grads formula<Op::ClampScalar>(const Ctx<Op::ClampScalar>& c) {
-  return {clamp_backward(c.g, c.get(c.s.self), c.s.min, c.s.max)}; }
-// ---- rows added for safety (issue 7): selection, norms, in-place writes, random fills ----
-template <> Grads formula<Op::LinalgVectorNorm>(const Ctx<Op::LinalgVectorNorm>& c) {  // linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
-  return {linalg_vector_norm_backward(c.g, c.get(c.s.self), c.s.ord, c.get(c.s.result), c.s.dim, c.s.keepdim)}; }
-template <> Grads formula<Op::DivRounding>(const Ctx<Op::DivRounding>& c) {  // a rounded quotient has zero gradient
-  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; }
+// ---- rows added for safety (issue 7): in-place writes, random fills ----
 template <> Grads formula<Op::Copy>(const Ctx<Op::Copy>& c) {  // CopyBackwards: self zeros, src grad.to(src dtype)
   return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? to_dtype_copy(c.g, c.s.src_dtype) : Tensor()}; }
 template <> Grads formula<Op::Fill>(const Ctx<Op::Fill>& c) {  // FillBackward2: zeros; FillBackward3: also value: grad.sum()

@@ -40,9 +40,7 @@ const char* name_override(Op op) {
     return name;
     DC_GENERATED_NODE_NAMES(DC_GENERATED_NODE_NAME)
 #undef DC_GENERATED_NODE_NAME
-    case Op::ClampScalar: return "ClampBackward1";
     case Op::Copy: return "torch::autograd::CopyBackwards";
-    case Op::DivRounding: return "DivBackward2";
     case Op::NotImplemented: return "torch::autograd::NotImplemented";
     default: return nullptr;
   }

@@ -7,10 +7,6 @@
 #include "densecore/generated/op_rows.h"
 
 #define DC_DIFFERENTIABLE_OPS(X) \
-  X(Pow)                         \
-  X(ScaledDotProductFlashAttentionForCpu) \
-  X(NativeLayerNorm)             \
-  X(NllLoss)                     \
   X(Split)                       \
   X(SplitWithSizes)              \
   X(Unbind)                      \
@@ -19,9 +15,6 @@
   X(Stack)                       \
   X(Clone)                       \
   X(ToCopy)                      \
-  X(ClampScalar)                 \
-  X(LinalgVectorNorm)            \
-  X(DivRounding)                 \
   X(Copy)                        \
   X(Fill)                        \
   X(Zero)                        \

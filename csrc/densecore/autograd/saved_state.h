@@ -63,46 +63,8 @@ struct SavedSelfSizes : NoTensorsSaved {
   Shape self_sizes;
 };
 
-// ---- elementwise (ops/elementwise.cpp, unary.cpp, pointwise.cpp) ----------------------------------
 
-template <> struct Saved<Op::DivRounding> : SavedNothing {};
-template <> struct Saved<Op::ClampScalar> : SavedSelf {
-  std::optional<Scalar> min, max;
-};
-template <> struct Saved<Op::Pow> : SavedSelf {
-  Scalar exponent = Scalar::from_int(1);
-};
 
-// ---- nn, losses, attention (ops/nn.cpp, loss.cpp, attention.cpp) ----------------------------------
-
-template <> struct Saved<Op::ScaledDotProductFlashAttentionForCpu> {
-  SavedVariable query, key, value, output, logsumexp, attn_mask;
-  double dropout_p = 0;
-  bool is_causal = false;
-  std::optional<double> scale;
-  auto variables() { return std::tie(query, key, value, output, logsumexp, attn_mask); }
-};
-template <> struct Saved<Op::NativeLayerNorm> {
-  SavedVariable input, weight, bias, mean, rstd;
-  Shape normalized_shape;
-  auto variables() { return std::tie(input, weight, bias, mean, rstd); }
-};
-template <> struct Saved<Op::NllLoss> {
-  SavedVariable self, target, weight, total_weight;
-  int64_t reduction = 0;
-  int64_t ignore_index = 0;
-  auto variables() { return std::tie(self, target, weight, total_weight); }
-};
-
-// ---- reductions and selection (ops/reduce.cpp, sort.cpp, pointwise.cpp's vector_norm) -------------
-
-template <> struct Saved<Op::LinalgVectorNorm> {
-  SavedVariable self, result;
-  double ord = 2;
-  std::vector<int64_t> dim;
-  bool keepdim = false;
-  auto variables() { return std::tie(self, result); }
-};
 
 // ---- multi-output views (ops/view.cpp) -----------------------------------------------------------
 
@@ -135,9 +97,6 @@ template <> struct Saved<Op::Cat> : NoTensorsSaved {
 template <> struct Saved<Op::Stack> : NoTensorsSaved {
   int64_t dim = 0;
 };
-
-// ---- matmul (ops/linalg.cpp) ----------------------------------------------------------------------
-
 
 // ---- copies, fills, random fills (ops/copy.cpp, random.cpp, autograd/inplace.cpp) -----------------
 

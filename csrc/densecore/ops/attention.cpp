@@ -132,10 +132,10 @@ Tensor safe_softmax(const Tensor& x, int64_t dim) {
 
 }  // namespace
 
-std::tuple<Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu(const Tensor& q, const Tensor& k,
-                                                                      const Tensor& v, double dropout_p,
-                                                                      bool is_causal, const Tensor& mask,
-                                                                      std::optional<double> scale) {
+// _scaled_dot_product_flash_attention_for_cpu is an op row (csrc/op_rows.toml): this is its forward.
+std::tuple<Tensor, Tensor> impl::scaled_dot_product_flash_attention_for_cpu_forward(
+    const Tensor& q, const Tensor& k, const Tensor& v, double dropout_p, bool is_causal, const Tensor& mask,
+    std::optional<double> scale) {
   check(is_floating(q.dtype()), "{}: Expected data type in FP32, FP64, BF16, FP16, but got {} instead.", kFlash,
         scalar_type_name(q.dtype()));
   check(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, "{}: Accept only 4 dims inputs shape of {{B, H, T, K}}", kFlash);
@@ -148,7 +148,6 @@ std::tuple<Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu(const Tens
                              "[{}] only float32 and float64 are implemented, got {}", kFlash, scalar_type_name(q.dtype()));
   check(k.size(1) == v.size(1) && k.size(1) > 0 && q.size(1) % k.size(1) == 0,
         "{}: number of key/value heads must divide the number of query heads", kFlash);
-  OpRecord<Op::ScaledDotProductFlashAttentionForCpu> rec({q, k, v});
   const int64_t B = q.size(0), H = q.size(1), L = q.size(2);
   const std::vector<int64_t> lse_shape{B, L, H};
   const Tensor out = empty_like_preserve(q, q.dtype());  // attention.cpp: empty_like(query), kernel sees transpose(1, 2)
@@ -158,21 +157,7 @@ std::tuple<Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu(const Tens
                         operand(out), {lse3.data_ptr(), L * H, H, 1},
                         mask_operand(mask, q.dtype(), B, H, L, v.size(2), mask_keep)};
   if (out.numel() > 0) flash_attention_stub(args);
-  const Tensor lse = transpose(lse3, 1, 2);
-  if (rec.active()) {
-    auto& s = rec.saved();
-    s.query = q;
-    s.key = k;
-    s.value = v;
-    s.output = saved_output(out);
-    s.logsumexp = saved_output(lse);
-    s.attn_mask = mask;
-    s.dropout_p = dropout_p;
-    s.is_causal = is_causal;
-    s.scale = scale;
-  }
-  rec.finish(out);
-  return {out, lse};
+  return {out, transpose(lse3, 1, 2)};
 }
 
 std::tuple<Tensor, Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu_backward(

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"
 
 namespace dc {
 
@@ -16,11 +17,8 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
                                     bool is_causal = false, std::optional<double> scale = std::nullopt,
                                     bool enable_gqa = false);
 
-/// aten::_scaled_dot_product_flash_attention_for_cpu: (output, logsumexp), records
-/// ScaledDotProductFlashAttentionForCpuBackward0.
-std::tuple<Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu(
-    const Tensor& query, const Tensor& key, const Tensor& value, double dropout_p, bool is_causal,
-    const Tensor& attn_mask = {}, std::optional<double> scale = std::nullopt);
+// aten::_scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is_causal, attn_mask, scale) ->
+// (output, logsumexp) is an op row (csrc/op_rows.toml), in densecore/generated/ops.h.
 
 /// aten::_scaled_dot_product_flash_attention_for_cpu_backward: (grad_query, grad_key, grad_value).
 std::tuple<Tensor, Tensor, Tensor> scaled_dot_product_flash_attention_for_cpu_backward(

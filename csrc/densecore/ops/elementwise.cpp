@@ -18,14 +18,6 @@
 namespace dc {
 namespace {
 
-// Saves `a` for backward; for the in-place form a copy of it first, as torch's codegen saves the
-// original self of an in-place op whose formula reads self.
-template <Op op>
-void save_original(OpRecord<op>& rec, const Tensor& a, const Tensor& out) {
-  if (!rec.active()) return;
-  rec.saved().self = out.defined() && out.is_same(a) ? clone(a) : a;
-}
-
 Tensor rounded_div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
   return run_iter(binary_op_config(), out, {a, b}, [&](TensorIter& it) {
     if (mode == "trunc") div_trunc_stub(it);
@@ -46,12 +38,12 @@ Tensor wrapped_scalar_tensor(const Scalar& s) {
 
 // add, sub, mul, div (true division), maximum and minimum are op rows (csrc/op_rows.toml).
 
-Tensor div(const Tensor& a, const Tensor& b, std::string_view mode, const Tensor& out) {
-  if (mode.empty()) return div(a, b, out);
-  check(mode == "trunc" || mode == "floor",
-        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", mode);
-  auto rec = record_with_out<Op::DivRounding>("div", {a, b}, out);  // DivBackward2: zero gradients
-  return rec.finish(rounded_div(a, b, mode, out));
+// div.Tensor_mode is an op row (csrc/op_rows.toml): this is its forward. No rounding mode is true division.
+Tensor impl::div_forward(const Tensor& a, const Tensor& b, std::optional<std::string_view> mode, const Tensor& out) {
+  if (!mode) return dc::div(a, b, out);
+  check(*mode == "trunc" || *mode == "floor",
+        "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", *mode);
+  return rounded_div(a, b, *mode, out);
 }
 
 Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) {
@@ -106,7 +98,9 @@ Tensor impl::where_forward(const Tensor& cond, const Tensor& x, const Tensor& y)
   return run_iter(cfg, Tensor(), {c, to_dtype(x, rt), to_dtype(y, rt)}, [](TensorIter& it) { where_stub(it); });
 }
 
-Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out) {
+// clamp with scalar bounds is an op row (csrc/op_rows.toml): this is its forward.
+Tensor impl::clamp_forward(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
+                           const Tensor& out) {
   check(min || max, "torch.clamp: At least one of 'min' or 'max' must not be None");
   // TORCH_META_FUNC(clamp): manual promotion, since the scalars take part in it.
   DType rt = a.dtype();
@@ -118,17 +112,11 @@ Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optio
     check(rt == a.dtype() || !out.defined() || !out.is_same(a),
           "result type {} can't be cast to the desired output type {}", scalar_type_name(rt), type_meta_name(a.dtype()));
   }
-  auto rec = record_with_out<Op::ClampScalar>("clamp", {a}, out);  // ClampBackward1
-  save_original(rec, a, out);
-  if (rec.active()) {
-    rec.saved().min = min;
-    rec.saved().max = max;
-  }
   const Tensor self = to_dtype(a, rt);
   IterConfig c;  // build_unary_op
   c.check_all_same_dtype = true;
   c.cast_common_dtype_to_outputs = false;
-  return rec.finish(run_iter(c, out, {self}, [&](TensorIter& it) {
+  return run_iter(c, out, {self}, [&](TensorIter& it) {
     if (min && max) {
       if (min->to_double() != min->to_double() || max->to_double() != max->to_double()) {
         // TORCH_IMPL_FUNC(clamp_out): a NaN bound fills the result with NaN (fill_ with a double).
@@ -142,7 +130,7 @@ Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optio
     } else {
       clamp_min_scalar_stub(it, *min);
     }
-  }));
+  });
 }
 
 Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out) {

@@ -20,8 +20,7 @@ Tensor wrapped_scalar_tensor(const Scalar& s);
 // add(a, b, alpha = 1, out), sub, mul, div(a, b, out) (true division), maximum, minimum, neg and abs are op
 // rows (csrc/op_rows.toml), declared in densecore/generated/ops.h.
 
-/// div with a rounding_mode: "" (true division, the row), "trunc" or "floor" (torch's div.Tensor_mode).
-Tensor div(const Tensor& a, const Tensor& b, std::string_view rounding_mode, const Tensor& out = {});
+// div(a, b, rounding_mode, out) (torch's div.Tensor_mode: None, "trunc" or "floor") is an op row too.
 Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out = {});
 
 enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
@@ -30,8 +29,7 @@ Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out
 bool equal(const Tensor& a, const Tensor& b);
 
 // where(condition, self, other) is an op row (where.self), in densecore/generated/ops.h.
-Tensor clamp(const Tensor& a, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
-             const Tensor& out = {});
+// clamp(a, optional min, optional max, out) with scalar bounds is an op row, in densecore/generated/ops.h.
 Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out = {});  // undefined = None
 
 /// torch.result_type(a, b) (wrapped numbers rank below tensors).

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/core/scalar.h"
 #include "densecore/kernels/stubs/loss_stubs.h"
@@ -112,20 +111,11 @@ Tensor softmax_backward_impl(const Tensor& grad_, const Tensor& output_, int64_t
 
 }  // namespace
 
-std::pair<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target, const Tensor& weight,
-                                           int64_t reduction, int64_t ignore_index) {
-  OpRecord<Op::NllLoss> rec({self});
+// nll_loss_forward is an op row (csrc/op_rows.toml): this is its forward.
+std::tuple<Tensor, Tensor> impl::nll_loss_forward_forward(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                                          int64_t reduction, int64_t ignore_index) {
   auto [out, total_weight] = nll_loss_forward_impl(self, target, weight, reduction, ignore_index);
-  if (rec.active()) {
-    auto& s = rec.saved();
-    s.reduction = reduction;
-    s.ignore_index = ignore_index;
-    s.self = self;
-    s.target = target;
-    s.weight = weight;
-    s.total_weight = total_weight;
-  }
-  return {rec.finish(out), total_weight};
+  return {out, total_weight};
 }
 
 Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target, const Tensor& weight_,
@@ -153,7 +143,7 @@ Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const Tensor& weigh
   if (self.dim() != 1 && target.dim() > 0)
     check<ValueError>(self.size(0) == target.size(0), "Expected input batch_size ({}) to match target batch_size ({}).",
                       self.size(0), target.size(0));
-  if (self.dim() <= 2) return nll_loss_forward(self, target, weight, reduction, ignore_index).first;
+  if (self.dim() <= 2) return std::get<0>(nll_loss_forward(self, target, weight, reduction, ignore_index));
   Shape out_size{self.size(0)};
   for (int64_t i = 2; i < self.dim(); ++i) out_size.push_back(self.size(i));
   const Shape tail(target.sizes().begin() + std::min<int64_t>(1, target.dim()), target.sizes().end());

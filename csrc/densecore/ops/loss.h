@@ -14,9 +14,8 @@ namespace dc {
 /// at::Reduction: None = 0, Mean = 1, Sum = 2.
 inline constexpr int64_t kReductionNone = 0, kReductionMean = 1, kReductionSum = 2;
 
-/// at::nll_loss_forward: (output, total_weight). `weight` may be undefined. Records NllLossBackward0.
-std::pair<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target, const Tensor& weight,
-                                           int64_t reduction, int64_t ignore_index);
+// at::nll_loss_forward(self, target, weight, reduction, ignore_index) -> (output, total_weight), `weight` undefined
+// for None, is an op row (csrc/op_rows.toml), in densecore/generated/ops.h.
 /// at::nll_loss_backward (the CPU kernel writes -(grad / total_weight) at each kept target).
 Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target, const Tensor& weight,
                          int64_t reduction, int64_t ignore_index, const Tensor& total_weight);

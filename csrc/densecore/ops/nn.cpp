@@ -1,5 +1,5 @@
 // Front ends of the nn ops (see nn.h): ATen's argument checks and messages, contiguous inputs,
-// the kernel stubs of kernels/stubs/nn_stubs.h, and the autograd records.
+// the kernel stubs of kernels/stubs/nn_stubs.h (the recording of the rows among them is generated).
 #include "densecore/ops/nn.h"
 
 #include <cstring>
@@ -149,15 +149,16 @@ Tensor embedding_dense_backward(const Tensor& grad_, const Tensor& indices, int6
 
 // ---- layer_norm ------------------------------------------------------------------------------------
 
-std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape,
-                                                     const Tensor& weight, const Tensor& bias, double eps) {
+// native_layer_norm is an op row (csrc/op_rows.toml): this is its forward.
+std::tuple<Tensor, Tensor, Tensor> impl::native_layer_norm_forward(const Tensor& input,
+                                                                   std::span<const int64_t> normalized_shape,
+                                                                   const Tensor& weight, const Tensor& bias, double eps) {
   auto [M, N] = check_layer_norm_inputs(input, normalized_shape, weight, bias);
   check_float_kernel(input.dtype(), "LayerNormKernelImpl");
   for (const Tensor* p : {&weight, &bias})
     if (p->defined())
       check(p->dtype() == input.dtype(), "expected scalar type {} but found {}", scalar_type_name(input.dtype()),
             scalar_type_name(p->dtype()));
-  OpRecord<Op::NativeLayerNorm> rec({input, weight, bias});
   const Tensor X = contiguous(input);
   const Tensor gamma = weight.defined() ? contiguous(weight) : Tensor();
   const Tensor beta = bias.defined() ? contiguous(bias) : Tensor();
@@ -172,17 +173,6 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, std::s
   for (size_t i = stat.size() - normalized_shape.size(); i < stat.size(); ++i) stat[i] = 1;
   mean = view(mean, stat);
   rstd = view(rstd, stat);
-  if (rec.active()) {
-    auto& s = rec.saved();
-    s.input = input;
-    s.weight = weight;
-    s.bias = bias;
-    s.mean = saved_output(mean);
-    s.rstd = saved_output(rstd);
-    s.normalized_shape.assign(normalized_shape.begin(), normalized_shape.end());
-    const Tensor outs[] = {Y, mean, rstd};
-    rec.finish(outs);
-  }
   return {Y, mean, rstd};
 }
 
@@ -255,7 +245,7 @@ namespace {
 Tensor dropout_noise(const Tensor& input, double p) {
   Tensor noise = empty_like(input);
   bernoulli_(noise, 1 - p);
-  div(noise, wrapped_scalar_tensor(Scalar::from_double(1 - p)), "", noise);
+  div(noise, wrapped_scalar_tensor(Scalar::from_double(1 - p)), noise);
   return noise;
 }
 }  // namespace

@@ -20,9 +20,8 @@ namespace dc {
 Tensor embedding_dense_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq);
 
-/// (out, mean, rstd); mean/rstd shaped like input with the normalized dims set to 1.
-std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape,
-                                                     const Tensor& weight, const Tensor& bias, double eps);
+// native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd), mean/rstd shaped like input
+// with the normalized dims set to 1, is an op row (csrc/op_rows.toml), in densecore/generated/ops.h.
 /// (dX, dgamma, dbeta), each computed only when its mask entry is set.
 std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(const Tensor& grad_out, const Tensor& input,
                                                               std::span<const int64_t> normalized_shape,

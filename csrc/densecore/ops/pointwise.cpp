@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
 #include "densecore/kernels/stubs/math_stubs.h"
@@ -61,18 +60,10 @@ Tensor vector_norm_impl(const Tensor& x, double ord, std::span<const int64_t> di
 
 }  // namespace
 
-Tensor vector_norm(const Tensor& x, double ord, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {
-  OpRecord<Op::LinalgVectorNorm> rec({x});  // LinalgVectorNormBackward0 saves self and the result
-  Tensor out = vector_norm_impl(x, ord, dims, keepdim, dtype);
-  if (rec.active()) {
-    auto& s = rec.saved();
-    s.ord = ord;
-    s.dim.assign(dims.begin(), dims.end());
-    s.keepdim = keepdim;
-    s.self = x;
-    s.result = saved_output(out);
-  }
-  return rec.finish(out);
+// linalg_vector_norm is an op row (csrc/op_rows.toml): this is its forward. None and an empty dim list reduce every dim.
+Tensor impl::linalg_vector_norm_forward(const Tensor& x, const Scalar& ord, OptionalIntList dim, bool keepdim,
+                                        std::optional<DType> dtype) {
+  return vector_norm_impl(x, ord.to_double(), dim.or_empty(), keepdim, dtype);
 }
 
 }  // namespace dc

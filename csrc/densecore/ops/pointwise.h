@@ -14,8 +14,7 @@ namespace dc {
 // lerp(self, end, weight, out) (self + weight * (end - self), torch's two-branch formula), addcmul(self,
 // tensor1, tensor2, value = 1, out) and addcdiv are op rows (csrc/op_rows.toml), declared in
 // densecore/generated/ops.h.
-/// torch.linalg.vector_norm(x, ord, dim, keepdim, dtype); `dims` empty = all dims.
-Tensor vector_norm(const Tensor& x, double ord, std::span<const int64_t> dims = {}, bool keepdim = false,
-                   std::optional<DType> dtype = std::nullopt);
+// torch.linalg.vector_norm, linalg_vector_norm(x, ord = 2, dim = None, keepdim = false, dtype = None), is an op
+// row too.
 
 }  // namespace dc

@@ -219,7 +219,7 @@ Tensor mean_dims(const Tensor& t, std::span<const int64_t> dims, bool keepdim, s
   const bool half = itemsize(in_dtype) == 2;
   Tensor acc = Tensor::empty(reduction_shape(t, mask, keepdim), half ? DType::Float32 : in_dtype);
   sum_into(acc, t, dims, keepdim);
-  div(acc, wrapped_scalar_tensor(Scalar::from_int(dim_prod)), "", acc);
+  div(acc, wrapped_scalar_tensor(Scalar::from_int(dim_prod)), acc);
   if (!half) return acc;
   Tensor result = Tensor::empty(acc.sizes(), in_dtype);
   copy_into(result, acc);

@@ -2,7 +2,6 @@
 // float ops (sqrt, exp, ...) and the tanh/sigmoid backward ops are rows of csrc/op_rows.toml.
 #include "densecore/ops/unary.h"
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
@@ -13,14 +12,10 @@
 
 namespace dc {
 
-Tensor pow(const Tensor& a, const Scalar& e, const Tensor& out) {
+// pow.Tensor_Scalar is an op row (csrc/op_rows.toml): this is its forward.
+Tensor impl::pow_forward(const Tensor& a, const Scalar& e, const Tensor& out) {
   check(!(is_integral(a.dtype(), true) && e.is_integral() && e.to_int() < 0),
         "Integers to negative integer powers are not allowed.");
-  auto rec = record_with_out<Op::Pow>("pow", {a}, out);
-  if (rec.active()) {
-    rec.saved().self = out.defined() ? clone(a) : a;
-    rec.saved().exponent = e;
-  }
   const Tensor scalar[2] = {a, wrapped_scalar_tensor(e)};
   const Tensor base = to_dtype(a, dc::result_type(std::span<const Tensor>(scalar, 2)));
   const IterConfig c = binary_op_config();  // build_output_borrowing_argument_owning_unary_op: the same flags
@@ -34,7 +29,7 @@ Tensor pow(const Tensor& a, const Scalar& e, const Tensor& out) {
     pow_tensor_scalar_stub(iter, e);
   }
   if (out.defined()) out.bump_version();
-  return rec.finish(iter.output());
+  return iter.output();
 }
 
 }  // namespace dc

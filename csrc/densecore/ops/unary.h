@@ -10,7 +10,7 @@
 
 namespace dc {
 
-/// torch.pow(tensor, scalar): exponent 0 fills 1, 1 copies, else the pow kernel (PowKernel.cpp).
-Tensor pow(const Tensor& a, const Scalar& exponent, const Tensor& out = {});
+// torch.pow(tensor, scalar), pow(a, exponent, out) (exponent 0 fills 1, 1 copies, else the pow kernel of
+// PowKernel.cpp), is an op row (pow.Tensor_Scalar), in densecore/generated/ops.h.
 
 }  // namespace dc
