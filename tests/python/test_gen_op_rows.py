@@ -273,6 +273,63 @@ def test_an_optional_int_list_is_saved_as_none_or_a_list(tmp_path):
     assert "const std::optional<std::vector<int64_t>>& dim = c.s.dim;" in (gen / "formulas.inc").read_text()
 
 
+# One formula for three inputs (grad_input_mask), optional tensors and a float, outputs the node does not track.
+LAYER_NORM = """
+[[op]]
+func = "native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor output, Tensor mean, Tensor rstd)"
+front = "composite"
+python = []
+node = "NativeLayerNorm"
+output_differentiability = [true, false, false]
+derivative = { "input, weight, bias" = "native_layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias, grad_input_mask)" }
+"""
+
+
+def test_a_joint_formula_fills_each_input_it_names_and_untracked_outputs_are_saved_plain(tmp_path):
+    out = generate_ok(tmp_path, LAYER_NORM)
+    gen = out / "ops/densecore/generated"
+    body = (gen / "ops.cpp").read_text()
+    assert ("native_layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape, const Tensor& weight, "
+            "const Tensor& bias, double eps)") in body
+    assert "OpRecord<Op::NativeLayerNorm> rec({input, weight, bias});" in body
+    assert "rec.saved().mean = mean;" in body and "saved_output(mean" not in body
+    assert "const Tensor tracked_[] = {output};\n  rec.finish(tracked_);\n  return {output, mean, rstd};" in body
+    formula = (gen / "formulas.inc").read_text()
+    assert "if (c.need(0) || c.need(1) || c.need(2)) {" in formula
+    assert "const std::array<bool, 3> grad_input_mask{c.need(0), c.need(1), c.need(2)};" in formula
+    assert "if (c.need(2)) grads_[2] = std::get<2>(grads_of_);" in formula
+
+
+# A composite with out=: the in-place form saves a copy of self; str? and the dtype an attribute reads.
+DIV_MODE = """
+[[op]]
+func = "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor"
+front = "composite"
+with_out = true
+cpp_name = "div"
+python = []
+node = "DivTensorMode"
+node_name = "DivBackward2"
+derivative = { self = "div_tensor_self_backward(grad, other, self.scalar_type(), rounding_mode)", other = "div_tensor_other_backward(grad, self, other, rounding_mode)" }
+"""
+
+
+def test_a_composite_with_out_records_like_an_iterator_front(tmp_path):
+    out = generate_ok(tmp_path, DIV_MODE)
+    gen = out / "ops/densecore/generated"
+    assert ("Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode, "
+            "const Tensor& out = {});") in (gen / "ops.h").read_text()
+    body = (gen / "ops.cpp").read_text()
+    assert 'auto rec = record_with_out<Op::DivTensorMode>("div", {self, other}, out);' in body
+    # self is read as a tensor by other's formula only (guarded), and by its dtype in its own.
+    assert "if (rec.should_compute_output(1)) rec.saved().self = out.is_same(self) ? clone(self) : self;" in body
+    assert "if (rounding_mode) rec.saved().rounding_mode.emplace(*rounding_mode);" in body
+    assert "rec.saved().self_scalar_type = self.dtype();" in body
+    assert "impl::div_forward(self, other, rounding_mode, out);" in body
+    assert "std::optional<std::string> rounding_mode{};" in (gen / "saved.h").read_text()
+
+
+
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
     "derivative-without-node": (GOOD.replace('node = "Frac"\n', ""), "node and derivative go together"),
@@ -311,6 +368,15 @@ BAD = {
     "two-outputs-with-python-forms": (MULTI.replace("python = []", 'python = ["function"]'), "Python forms (torch.return_types)"),
     "two-outputs-unary": (MULTI.replace('"composite"', '"unary"\ndtype_rule = "same"\ndtypes = "all"'), "a row with several outputs is composite"),
     "output-named-like-an-argument": (MULTI.replace("Tensor indices)", "Tensor dim)"), "an output is named like an argument"),
+    "untracked-output-first": (LAYER_NORM.replace("[true, false, false]", "[false, true, true]"), "the tracked ones first"),
+    "differentiability-count": (LAYER_NORM.replace("[true, false, false]", "[true, false]"), "one entry per output"),
+    "two-derivatives-for-an-input": (
+        LAYER_NORM.replace('"input, weight, bias" =', 'input = "grad", "input, weight, bias" ='), "an input has two derivatives"),
+    "with-out-several-outputs": (LAYER_NORM.replace('front = "composite"', 'front = "composite"\nwith_out = true'),
+                                 "with_out is for composite rows with one output"),
+    "optional-tensor-with-python-forms": (LAYER_NORM.replace(
+        "-> (Tensor output, Tensor mean, Tensor rstd)", "-> Tensor").replace("output_differentiability = [true, false, false]\n", "")
+        .replace("python = []", 'python = ["function"]').replace("mean, rstd", "input, input"), "arguments have generated Python forms"),
     "optional-list-with-python-forms": (SUM_DIM.replace("python = []", 'python = ["method"]'), "arguments have generated Python forms"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
