@@ -69,9 +69,25 @@ Reduction to_reduction(int64_t r) {
   return static_cast<Reduction>(r);
 }
 
-/// nll_loss_out_frame.
-std::pair<Tensor, Tensor> nll_loss_forward_impl(const Tensor& self, const Tensor& target, const Tensor& weight_,
-                                                int64_t reduction, int64_t ignore_index) {
+/// SoftMax.cpp host backward: contiguous grad/output, [outer, dim, inner], the stub.
+Tensor softmax_backward_impl(const Tensor& grad_, const Tensor& output_, int64_t dim, bool log) {
+  const Tensor grad = contiguous(grad_), output = contiguous(output_);
+  const int64_t d = wrap_dim(dim, grad.dim());
+  Tensor gin = empty(grad.sizes(), grad.dtype());
+  if (output.numel() == 0) return gin;
+  int64_t outer = 1, inner = 1;
+  const int64_t n = grad.dim() == 0 ? 1 : grad.sizes()[d];
+  for (int64_t i = 0; i < d; ++i) outer *= grad.sizes()[i];
+  for (int64_t i = d + 1; i < grad.dim(); ++i) inner *= grad.sizes()[i];
+  softmax_backward_stub(grad.dtype(), grad.data_ptr(), output.data_ptr(), gin.data_ptr(), outer, n, inner, log);
+  return gin;
+}
+
+}  // namespace
+
+// nll_loss_forward is an op row (csrc/op_rows.toml): this is its forward, nll_loss_out_frame.
+std::tuple<Tensor, Tensor> impl::nll_loss_forward_forward(const Tensor& self, const Tensor& target, const Tensor& weight_,
+                                                          int64_t reduction, int64_t ignore_index) {
   nll_loss_check(self, target, weight_);
   const Reduction r = to_reduction(reduction);
   check_same_dtype(weight_, self.dtype());
@@ -92,29 +108,6 @@ std::pair<Tensor, Tensor> nll_loss_forward_impl(const Tensor& self, const Tensor
   const Tensor input = contiguous(self);
   kernels::nll_loss_forward_reduce(nll_args(input, target, weight, ignore_index), r, out.data_ptr(),
                                    total_weight.data_ptr());
-  return {out, total_weight};
-}
-
-/// SoftMax.cpp host backward: contiguous grad/output, [outer, dim, inner], the stub.
-Tensor softmax_backward_impl(const Tensor& grad_, const Tensor& output_, int64_t dim, bool log) {
-  const Tensor grad = contiguous(grad_), output = contiguous(output_);
-  const int64_t d = wrap_dim(dim, grad.dim());
-  Tensor gin = empty(grad.sizes(), grad.dtype());
-  if (output.numel() == 0) return gin;
-  int64_t outer = 1, inner = 1;
-  const int64_t n = grad.dim() == 0 ? 1 : grad.sizes()[d];
-  for (int64_t i = 0; i < d; ++i) outer *= grad.sizes()[i];
-  for (int64_t i = d + 1; i < grad.dim(); ++i) inner *= grad.sizes()[i];
-  softmax_backward_stub(grad.dtype(), grad.data_ptr(), output.data_ptr(), gin.data_ptr(), outer, n, inner, log);
-  return gin;
-}
-
-}  // namespace
-
-// nll_loss_forward is an op row (csrc/op_rows.toml): this is its forward.
-std::tuple<Tensor, Tensor> impl::nll_loss_forward_forward(const Tensor& self, const Tensor& target, const Tensor& weight,
-                                                          int64_t reduction, int64_t ignore_index) {
-  auto [out, total_weight] = nll_loss_forward_impl(self, target, weight, reduction, ignore_index);
   return {out, total_weight};
 }
 
