@@ -13,7 +13,6 @@
 #include "py_number.h"
 #include "densecore/core/checked_convert.h"
 #include "dtype_caster.h"
-#include "densecore/autograd/inplace.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/view.h"
@@ -600,12 +599,8 @@ void bind_creation(nb::module_& m, TensorClass& cls) {
   bind_python_conversions(cls);
   bind_conversion_methods(cls);
   cls.def("fill_", [](nb::pointer_and_handle<Tensor> self, nb::handle value) {
-        if (is_tensor(value)) dc::autograd::fill_(*self.p, nb::cast<const Tensor&>(value));
-        else dc::autograd::fill_(*self.p, py_number::to_scalar(value, "fill_", "value"));
-        return nb::borrow(self.h);
-      })
-      .def("zero_", [](nb::pointer_and_handle<Tensor> self) {
-        dc::autograd::zero_(*self.p);
+        if (is_tensor(value)) dc::fill_(*self.p, nb::cast<const Tensor&>(value));
+        else dc::fill_(*self.p, py_number::to_scalar(value, "fill_", "value"));
         return nb::borrow(self.h);
       });
 }

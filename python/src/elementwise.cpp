@@ -10,7 +10,6 @@
 #include "gil.h"
 #include "dtype_caster.h"
 #include "py_number.h"
-#include "densecore/autograd/inplace.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/elementwise.h"
 
@@ -91,13 +90,6 @@ void bind_module_functions(nb::module_& m) {
         return dc::div(py_number::tensor_or_number_arg(a, "true_divide", "input", 1), py_number::tensor_or_number_arg(b, "true_divide", "other", 2), out_arg(out));
       },
       nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
-  m.def(
-      "floor_divide",
-      [](nb::handle a, nb::handle b, nb::handle out) {
-        return dc::floor_divide(py_number::tensor_or_number_arg(a, "floor_divide", "input", 1), py_number::tensor_or_number_arg(b, "floor_divide", "other", 2),
-                                out_arg(out));
-      },
-      nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("out") = nb::none());
   for (const auto& [name, op] : kCompares) {
     const dc::CompareOp cop = op;
     const std::string fn = name;
@@ -174,7 +166,6 @@ void bind_methods(TensorClass& cls) {
     return inplace(s, [&](Tensor& self) { div_any(self, py_number::tensor_or_number_arg(o, "div_", "other", 1), mode, "div_", self); });
   }, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none() = nb::ellipsis());
   cls.def("true_divide", [](const Tensor& s, nb::handle o) { return dc::div(s, py_number::tensor_or_number_arg(o, "true_divide", "other", 1)); }, nb::arg("other"));
-  cls.def("floor_divide", [](const Tensor& s, nb::handle o) { return dc::floor_divide(s, py_number::tensor_or_number_arg(o, "floor_divide", "other", 1)); }, nb::arg("other"));
   for (const char* name : {"clamp", "clip"})
     cls.def(name, [](const Tensor& s, nb::handle min, nb::handle max) { return clamp_any(s, min, max, Tensor()); },
             nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
@@ -189,7 +180,7 @@ void bind_methods(TensorClass& cls) {
             nb::arg("other"));
   }
   cls.def("copy_", [](nb::handle s, const Tensor& src, bool) {
-    return inplace(s, [&](Tensor& self) { dc::autograd::copy_(self, src); });
+    return inplace(s, [&](Tensor& self) { dc::copy_(self, src); });
   }, nb::arg("src"), nb::arg("non_blocking") = false);
   cls.def("where", [](const Tensor& s, const Tensor& cond, nb::handle o) { return dc::where(cond, s, py_number::tensor_or_number_arg(o, "where", "other", 2)); },
           nb::arg("condition"), nb::arg("other"));

@@ -144,6 +144,9 @@ void bind_view_functions(nb::module_& m) {
   m.def("select", &dc::select, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
   m.def("split", [](const Tensor& t, nb::handle s, int64_t dim) { return to_tuple(split_any(t, s, dim)); },
         nb::arg("tensor"), nb::arg("split_size_or_sections"), nb::arg("dim") = 0);
+  m.def("split_with_sizes", [](const Tensor& t, nb::handle s, int64_t dim) {
+    return to_tuple(dc::split_with_sizes(t, to_int_list(s, "split_with_sizes", "split_sizes"), dim));
+  }, nb::arg("input"), nb::arg("split_sizes"), nb::arg("dim") = 0);
   m.def("chunk", [](const Tensor& t, int64_t c, int64_t dim) { return to_tuple(dc::chunk(t, c, dim)); },
         nb::arg("input"), nb::arg("chunks"), nb::arg("dim") = 0);
   m.def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("input"),

@@ -329,6 +329,104 @@ def test_a_composite_with_out_records_like_an_iterator_front(tmp_path):
     assert "std::optional<std::string> rounding_mode{};" in (gen / "saved.h").read_text()
 
 
+FILL = '''
+[[op]]
+func = "bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)"
+front = "inplace"
+cpp_name = "bernoulli_"
+python = []
+node = "BernoulliTensor"
+node_name = "BernoulliBackward1"
+derivative = { self = "zeros_like(grad)", p = "zeros_like(grad)" }
+
+[[op]]
+func = "zero_(Tensor(a!) self) -> Tensor(a!)"
+front = "inplace"
+python = ["method"]
+node = "Zero"
+derivative = { self = "zeros_like(grad)" }
+
+[[op]]
+func = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"
+front = "inplace"
+python = []
+node = "Copy"
+derivative = { self = "zeros_like(grad)", src = "to_dtype_copy(grad, src.scalar_type())" }
+'''
+
+
+def test_an_inplace_row_records_self_first_around_its_native_write(tmp_path):
+    out = generate_ok(tmp_path, FILL)
+    gen = out / "ops/densecore/generated"
+    header = (gen / "ops.h").read_text()
+    recorded = "const Tensor& bernoulli_(const Tensor& self, const Tensor& p, const Generator& generator = nullptr);"
+    # The recorded op in dc, and the same signature in native (the write alone, for ops on tensors they made).
+    assert header.count(recorded) == 2
+    assert header.index(recorded) < header.index("namespace native {") < header.rindex(recorded)
+    body = (gen / "ops.cpp").read_text()
+    assert ("OpRecord<Op::BernoulliTensor> rec(self, {p});\n  native::bernoulli_(self, p, generator);\n"
+            "  rec.finish(self);\n  return self;") in body
+    # copy_ saves src's dtype, not src.
+    assert "rec.saved().src_scalar_type = src.dtype();\n  }\n  native::copy_(self, src, non_blocking);" in body
+    # zero_'s method returns the Python object it was called on.
+    binding = (out / "binding/bind_rows.cpp").read_text()
+    zero = binding[binding.index('cls.def("zero_"'):]
+    assert "r = dc::zero_(self);" in zero and "return nb::borrow(self_h);" in zero.split("});")[0]
+
+
+CAT = '''
+[[op]]
+func = "cat(Tensor[] tensors, int dim=0) -> Tensor"
+front = "composite"
+python = []
+node = "Cat"
+derivative = { tensors = "cat_tensors_backward(grad, tensors.sizes(), dim)" }
+'''
+
+
+def test_a_tensor_list_has_an_edge_per_element_and_saves_each_size(tmp_path):
+    out = generate_ok(tmp_path, CAT)
+    gen = out / "ops/densecore/generated"
+    assert "Tensor cat(std::span<const Tensor> tensors, int64_t dim = 0);" in (gen / "ops.h").read_text()
+    body = (gen / "ops.cpp").read_text()
+    assert "OpRecord<Op::Cat> rec(tensors);" in body
+    assert "for (const Tensor& t_ : tensors) rec.saved().tensors_sizes.push_back(t_.sizes());" in body
+    assert "std::vector<Shape> tensors_sizes{};" in (gen / "saved.h").read_text()
+    # The formula returns the list's gradients itself (a std::vector<Tensor>, one per element).
+    assert "  return cat_tensors_backward(grad, tensors_sizes, dim);\n}" in (gen / "formulas.inc").read_text()
+    # A formula that reads the list saves each tensor.
+    out = generate_ok(tmp_path, CAT.replace("tensors.sizes()", "tensors"))
+    gen = out / "ops/densecore/generated"
+    assert "rec.saved().tensors.assign(tensors.begin(), tensors.end());" in (gen / "ops.cpp").read_text()
+    assert "const std::vector<Tensor> tensors = c.get(c.s.tensors);" in (gen / "formulas.inc").read_text()
+
+
+UNBIND = '''
+[[op]]
+func = "unbind.int(Tensor(a) self, int dim=0) -> Tensor(a)[]"
+front = "view"
+cpp_name = "unbind"
+python = []
+node = "Unbind"
+derivative = { self = "unbind_backward(grads, dim, self.sizes(), self.scalar_type())" }
+'''
+
+
+def test_a_view_row_of_several_views_gives_them_one_node(tmp_path):
+    out = generate_ok(tmp_path, UNBIND)
+    gen = out / "ops/densecore/generated"
+    header = (gen / "ops.h").read_text()
+    assert "std::vector<Tensor> unbind(const Tensor& self, int64_t dim = 0);" in header
+    assert "std::vector<Layout> unbind(const Tensor& self, int64_t dim);" in header  # layouts::unbind
+    body = (gen / "ops.cpp").read_text()
+    assert "const CreationMeta meta_ = creation_meta_now(CreationMeta::MultiOutputNode);" in body
+    assert ("for (const Layout& l_ : layouts_) result_.push_back(make_view(self, l_));\n"
+            "  rec.finish(std::span<const Tensor>(result_));\n"
+            "  for (const Tensor& r_ : result_) mark_view(self, r_, meta_);") in body
+    formula = (gen / "formulas.inc").read_text()
+    assert "const std::vector<Tensor>& grads = c.grads;" in formula
+
+
 
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
@@ -378,6 +476,31 @@ BAD = {
         "-> (Tensor output, Tensor mean, Tensor rstd)", "-> Tensor").replace("output_differentiability = [true, false, false]\n", "")
         .replace("python = []", 'python = ["function"]').replace("mean, rstd", "input, input"), "arguments have generated Python forms"),
     "optional-list-with-python-forms": (SUM_DIM.replace("python = []", 'python = ["method"]'), "arguments have generated Python forms"),
+    "inplace-without-annotation": (FILL.replace("Tensor(a!) self, Tensor p", "Tensor self, Tensor p"),
+                                   "an inplace row reads 'name(Tensor(a!) self"),
+    "inplace-returning-a-new-tensor": (FILL.replace("generator=None) -> Tensor(a!)", "generator=None) -> Tensor"),
+                                       "an inplace row reads"),
+    "inplace-writing-another-argument": (FILL.replace("Tensor p,", "Tensor(a!) p,"), "writes into self only"),
+    "annotation-on-a-composite": (FILL.replace('front = "inplace"\ncpp_name', 'front = "composite"\ncpp_name', 1),
+                                  "only an inplace row writes into an argument"),
+    "inplace-self-without-derivative": (FILL.replace('self = "zeros_like(grad)", p =', "p =", 1),
+                                        "give self a derivative"),
+    "inplace-formula-reads-self": (FILL.replace('p = "zeros_like(grad)"', 'p = "zeros_like(self)"', 1),
+                                   "cannot read self or the result"),
+    "inplace-formula-reads-self-size": (FILL.replace('p = "zeros_like(grad)"', 'p = "zeros(self.sizes())"', 1),
+                                        "cannot read self or the result"),
+    "inplace-function-form": (FILL.replace('python = ["method"]', 'python = ["function"]'), "one Python form is the method"),
+    "formula-reads-the-generator": (FILL.replace('p = "zeros_like(grad)"', 'p = "f(grad, generator)"', 1),
+                                    "cannot read the generator"),
+    "list-with-another-tensor": (CAT.replace("Tensor[] tensors,", "Tensor[] tensors, Tensor w,"), "the row's only tensor input"),
+    "list-in-a-unary-row": (CAT.replace('front = "composite"', 'front = "unary"\ndtype_rule = "same"\ndtypes = "all"'),
+                            "a Tensor[] argument is for composite rows"),
+    "list-with-python-forms": (CAT.replace("python = []", 'python = ["function"]'), "arguments have generated Python forms"),
+    "list-without-node": (CAT.replace('node = "Cat"\n', "").replace(
+        'derivative = { tensors = "cat_tensors_backward(grad, tensors.sizes(), dim)" }\n', ""), "needs a node"),
+    "list-result-composite": (CAT.replace("-> Tensor", "-> Tensor[]"), "a row returning Tensor[] is a view row"),
+    "list-result-with-python-forms": (UNBIND.replace("python = []", 'python = ["method"]'), "a row returning Tensor[] is a view row"),
+    "list-result-reads-result": (UNBIND.replace("unbind_backward(grads,", "unbind_backward(result,"), "reads `grads`, not the result"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

@@ -672,6 +672,16 @@ WITH_OUT = {
         "x.add_(1); y.sum().backward(); out = o.grad")),
     "div-self-edited-other-no-grad": ("x = torch.randn(4).requires_grad_(); o = torch.randn(4); a = x * 1; "
                                       "y = torch.div(a, o, rounding_mode='floor'); a.add_(1); y.sum().backward(); out = x.grad"),
+    "floor-divide-forms": ("x = torch.randn(5, 4) * 4; o = torch.randn(4) + 0.5; y = x.clone(); r = y.floor_divide_(o); "
+                           "e = torch.empty(5, 4); "
+                           "out = [torch.floor_divide(x, o), x.floor_divide(2.5), torch.floor_divide(7, o), y, r is y, "
+                           "torch.floor_divide(x, o, out=e) is e, e, torch.arange(-7, 7).floor_divide(3)]"),
+    "floor-divide-grad-fn": ("x = torch.randn(4).requires_grad_(); y = torch.floor_divide(x, 2.0); "
+                             "out = [grad_fn_name(y), y.requires_grad]"),
+    "floor-divide-backward": oracle.raises(RuntimeError, (
+        "x = torch.randn(4).requires_grad_(); torch.floor_divide(x, 2.0).sum().backward(); out = x.grad")),
+    "floor-divide-inplace-backward": oracle.raises(RuntimeError, (
+        "x = torch.randn(4).requires_grad_(); y = x * 1; y.floor_divide_(2.0); y.sum().backward(); out = x.grad")),
     "div-bad-mode": oracle.raises(RuntimeError, "out = torch.div(torch.ones(2), 2, rounding_mode='round')"),
     "div-out-requires-grad": oracle.raises(RuntimeError, (
         "x = torch.randn(3).requires_grad_(); out = torch.div(x, 2.0, rounding_mode='floor', out=torch.empty(3))")),
@@ -749,6 +759,107 @@ MULTI_TRACKED = {
 }
 
 
+# The in-place rows (copy_, fill_, zero_ and the random fills) and torch.bernoulli: the node torch names for each
+# overload, self's zero gradient, the other input's (fill_'s value: grad.sum(); copy_'s src: grad in src's dtype,
+# summed to its shape), CopySlices through a view, and the refusals (a leaf, a value with dims, bernoulli.p).
+def _fill_case(op, setup="", grads=("x",)):
+    return (f"x = torch.randn(3, 4).requires_grad_(); {setup}y = x * 1; r = y.{op}; g = torch.randn(3, 4); "
+            f"(y * g).sum().backward(); out = [r is y, y, {', '.join(n + '.grad' for n in grads)}, grad_fn_name(y), "
+            "len(y.grad_fn.next_functions)]")
+
+
+IN_PLACE = {
+    "fill-scalar": _fill_case("fill_(2.5)"),
+    "fill-int": _fill_case("fill_(3)"),
+    "fill-tensor": _fill_case("fill_(v)", "v = torch.tensor(1.5, dtype=torch.float64).requires_grad_(); ", ("x", "v")),
+    "fill-tensor-no-grad-value": _fill_case("fill_(torch.tensor(-2.0))"),
+    "fill-tensor-dims": oracle.raises(RuntimeError, "out = torch.zeros(3).fill_(torch.ones(2))"),
+    "fill-leaf": oracle.raises(RuntimeError, "out = torch.zeros(3, requires_grad=True).fill_(1.0)"),
+    "fill-leaf-tensor-dims": oracle.raises(RuntimeError, "out = torch.zeros(3, requires_grad=True).fill_(torch.ones(2))"),
+    "fill-leaf-no-grad": ("x = torch.zeros(3, requires_grad=True)\nwith torch.no_grad():\n    x.fill_(2.0)\n"
+                          "out = [x, x.grad_fn, x.requires_grad]"),
+    "fill-view": ("x = torch.randn(3, 4).requires_grad_(); y = x * 1; y[1].fill_(7.0); y.backward(torch.randn(3, 4)); "
+                  "out = [y, x.grad, grad_fn_name(y), [f[0].name() for f in y.grad_fn.next_functions if f[0]]]"),
+    "zero": _fill_case("zero_()"),
+    "zero-int": "x = torch.arange(6); r = x.zero_(); out = [x, r is x]",
+    "copy": _fill_case("copy_(s)", "s = torch.randn(3, 4, dtype=torch.float64).requires_grad_(); ", ("x", "s")),
+    "copy-broadcast": _fill_case("copy_(s)", "s = torch.randn(4).requires_grad_(); ", ("x", "s")),
+    "copy-non-blocking": _fill_case("copy_(s, non_blocking=True)", "s = torch.randn(3, 4).requires_grad_(); ", ("x", "s")),
+    "copy-from-int": _fill_case("copy_(torch.arange(12).view(3, 4))"),
+    "copy-leaf": oracle.raises(RuntimeError, "out = torch.zeros(3, requires_grad=True).copy_(torch.ones(3))"),
+    "normal": _fill_case("normal_()"),
+    "normal-args": _fill_case("normal_(2.0, 0.5)"),
+    "normal-generator": _fill_case("normal_(generator=gen)", "gen = torch.Generator().manual_seed(5); "),
+    "normal-bad-std": oracle.raises(RuntimeError, "out = torch.zeros(3).normal_(0.0, -1.0)"),
+    "uniform": _fill_case("uniform_(-1.0, 2.0)"),
+    "exponential": _fill_case("exponential_(3.0)"),
+    "random": _fill_case("random_()"),
+    "random-to": _fill_case("random_(5)"),
+    "random-from-to": _fill_case("random_(1, 5)"),
+    "random-from-none": "x = torch.zeros(6, dtype=torch.int16); x.random_(-3, None); out = x",
+    "bernoulli-float": _fill_case("bernoulli_(0.3)"),
+    "bernoulli-default": _fill_case("bernoulli_()"),
+    "bernoulli-tensor": _fill_case("bernoulli_(p)", "p = torch.rand(4).requires_grad_(); ", ("x", "p")),
+    "bernoulli-leaf": oracle.raises(RuntimeError, "out = torch.zeros(3, requires_grad=True).bernoulli_(0.5)"),
+    "bernoulli-functional": ("p = torch.rand(3, 4).requires_grad_(); y = torch.bernoulli(p); y.backward(torch.randn(3, 4)); "
+                             "out = [y, p.grad, grad_fn_name(y)]"),
+    "bernoulli-functional-p": ("x = torch.rand(3, 4).requires_grad_(); y = torch.bernoulli(x, 0.25); "
+                               "out = [y, grad_fn_name(y), y.requires_grad]"),
+    "bernoulli-functional-p-backward": oracle.raises(RuntimeError, (
+        "x = torch.rand(3, 4).requires_grad_(); y = torch.bernoulli(x, 0.25); y.sum().backward(); out = x.grad")),
+}
+
+
+# cat and stack: one edge per tensor of the list (none for one that needs no gradient), each gradient in its input's
+# dtype and shape; dim saved as given and wrapped by the backward, past cat's legacy skip of 1-D empty tensors.
+def _join_case(expr, setup="", grads=("a", "b")):
+    return (f"a = torch.randn(2, 3).requires_grad_(); b = torch.randn(2, 3, dtype=torch.float64).requires_grad_(); "
+            f"{setup}y = {expr}; g = torch.randn(y.shape, dtype=y.dtype); y.backward(g); "
+            f"out = [y, {', '.join(n + '.grad' for n in grads)}, grad_fn_name(y), "
+            "[f[0].name() if f[0] else None for f in y.grad_fn.next_functions]]")
+
+
+JOIN = {
+    "cat-0": _join_case("torch.cat([a, b])"),
+    "cat-neg": _join_case("torch.cat((a, b, a), -1)"),
+    "cat-skip-empty": _join_case("torch.cat([e, a, e, b], dim=-2)", "e = torch.empty(0).requires_grad_(); ", ("a", "b", "e")),
+    "cat-one-needs-grad": _join_case("torch.cat([a, c, b], 1)", "c = torch.randn(2, 5); "),
+    "cat-all-empty": ("e = torch.empty(0).requires_grad_(); f = torch.empty(0).requires_grad_(); y = torch.cat([e, f]); "
+                      "y.backward(torch.empty(0)); out = [y, e.grad, f.grad, grad_fn_name(y)]"),
+    "cat-method-forms": _join_case("torch.concat([a, b], dim=1) + torch.concatenate([b, a], 1)"),
+    "cat-empty-list": oracle.raises(ValueError, "out = torch.cat([])"),
+    "cat-bad-shape": oracle.raises(RuntimeError, "out = torch.cat([torch.randn(2, 3), torch.randn(3, 3)], 1)"),
+    "stack-0": _join_case("torch.stack([a, b])"),
+    "stack-neg": _join_case("torch.stack([a, b, b], -1)"),
+    "stack-bad-shape": oracle.raises(RuntimeError, "out = torch.stack([torch.randn(2, 3), torch.randn(3, 2)])"),
+}
+
+
+# split, split_with_sizes, unbind (and chunk over them): one node for all the views; a view whose gradient is never
+# made gets zeros of its own shape (the last of split's chunks is the rest of the dim); dim saved as given.
+def _views_case(expr, use, dtype="float64", shape="4, 5, 3"):
+    return (f"x = torch.randn({shape}, dtype=torch.{dtype}).requires_grad_(); vs = {expr}; y = {use}; "
+            "y.backward(torch.randn(y.shape, dtype=y.dtype)); "
+            "out = [len(vs), [grad_fn_name(v) for v in vs], x.grad]")
+
+
+MULTI_VIEWS = {
+    "split-last-only": _views_case("x.split(2, 1)", "vs[-1] * 2"),
+    "split-neg-dim": _views_case("x.split(2, -2)", "vs[0] * vs[1]"),
+    "split-float32": _views_case("torch.split(x, 3)", "vs[1].sum() * 3", "float32"),
+    "split-bfloat16": _views_case("x.split(1, -1)", "vs[2] + vs[0]", "bfloat16"),
+    "split-zero-size": _views_case("x.split(0, 1)", "vs[0].sum()", shape="4, 0, 3"),
+    "split-sizes": _views_case("x.split([1, 0, 3], 0)", "vs[2] * 3"),
+    "split-with-sizes-neg": _views_case("torch.split_with_sizes(x, [2, 1], -1)", "vs[1] * 1"),
+    "unbind-middle": _views_case("x.unbind(1)", "vs[3] * vs[1]"),
+    "unbind-neg": _views_case("torch.unbind(x, -1)", "vs[0] * 2", "float32"),
+    "chunk": _views_case("x.chunk(3, -2)", "vs[1] * 2"),
+    "chunk-empty-dim": _views_case("x.chunk(3, 1)", "vs[2].sum() + vs[0].sum()", shape="4, 0, 3"),
+    "split-edited-in-place": oracle.raises(RuntimeError, (
+        "x = torch.randn(4, requires_grad=True); a, b = (x * 1).split(2); b.mul_(2); out = a")),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -757,7 +868,7 @@ ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,
-        "multi_tracked": MULTI_TRACKED}
+        "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -98,18 +98,27 @@ Tensor permute_backwards(const Tensor& grad, std::span<const int64_t> dims) {
 Tensor slice_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim,
                       std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
   Tensor gi = zeros(sizes, grad.dtype());
-  copy_(slice(gi, dim, start, end, step), grad);
+  native::copy_(slice(gi, dim, start, end, step), grad);
   return gi;
 }
 
 Tensor select_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, int64_t index) {
   Tensor gi = zeros(sizes, grad.dtype());
-  copy_(select(gi, dim, index), grad);
+  native::copy_(select(gi, dim, index), grad);
   return gi;
 }
 
-Tensor split_backward(const std::vector<Tensor>& grads, std::span<const int64_t> split_sizes, int64_t dim,
-                      std::span<const int64_t> sizes, DType dtype) {
+Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int64_t dim, std::span<const int64_t> sizes,
+                      DType dtype) {
+  const int64_t n = int64_t(grads.size());
+  Shape split_sizes(size_t(n), split_size);
+  split_sizes.back() = split_size - (split_size * n - sizes[wrap_dim(dim, int64_t(sizes.size()))]);
+  return split_with_sizes_backward(grads, split_sizes, dim, sizes, dtype);
+}
+
+Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, std::span<const int64_t> split_sizes, int64_t dim,
+                                 std::span<const int64_t> sizes, DType dtype) {
+  dim = wrap_dim(dim, int64_t(sizes.size()));
   std::vector<Tensor> all;
   for (size_t j = 0; j < grads.size(); ++j) {
     if (grads[j].defined()) {
@@ -125,6 +134,7 @@ Tensor split_backward(const std::vector<Tensor>& grads, std::span<const int64_t>
 
 Tensor unbind_backward(const std::vector<Tensor>& grads, int64_t dim, std::span<const int64_t> sizes,
                        DType dtype) {
+  dim = wrap_dim(dim, int64_t(sizes.size()));
   Shape s(sizes.begin(), sizes.end());
   s.erase(s.begin() + dim);
   std::vector<Tensor> all;
@@ -132,11 +142,17 @@ Tensor unbind_backward(const std::vector<Tensor>& grads, int64_t dim, std::span<
   return stack(all, dim);
 }
 
-std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim) {
+std::vector<Tensor> cat_tensors_backward(const Tensor& grad, const std::vector<Shape>& sizes, int64_t dim) {
+  const auto skipped = [](const Shape& shape) { return shape.size() == 1 && shape[0] == 0; };
+  for (const Shape& shape : sizes)
+    if (!skipped(shape)) {
+      dim = wrap_dim(dim, int64_t(shape.size()));
+      break;
+    }
   std::vector<Tensor> out;
   int64_t at = 0;
-  for (const auto& shape : sizes) {
-    if (shape.size() == 1 && shape[0] == 0) {  // legacy-skipped 1-D empty input
+  for (const Shape& shape : sizes) {
+    if (skipped(shape)) {  // legacy-skipped 1-D empty input
       out.push_back(zeros(Shape{0}, grad.dtype()));
       continue;
     }
@@ -146,7 +162,7 @@ std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vect
   return out;
 }
 
-std::vector<Tensor> stack_backward(const Tensor& grad, int64_t dim) { return unbind(grad, dim); }
+std::vector<Tensor> stack_tensors_backward(const Tensor& grad, int64_t dim) { return unbind(grad, dim); }
 
 Tensor index_backward(const Tensor& grad, std::span<const int64_t> sizes, DType dtype,
                       std::span<const Tensor> indices) {
@@ -324,7 +340,7 @@ Tensor as_strided_backward(Tensor grad, std::span<const int64_t> input_sizes,
                                      min_storage_size(out_sizes, out_strides, offset - shared));
   const int64_t flat[] = {base_size};
   Tensor storage = zeros(flat, grad.dtype());
-  copy_(storage.as_strided_view(out_sizes, out_strides, offset - shared), grad);
+  native::copy_(storage.as_strided_view(out_sizes, out_strides, offset - shared), grad);
   return storage.as_strided_view(input_sizes, input_strides, input_offset - shared);
 }
 

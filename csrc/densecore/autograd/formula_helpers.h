@@ -34,16 +34,21 @@ Tensor permute_backwards(const Tensor& grad, std::span<const int64_t> dims);
 Tensor slice_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim,
                       std::optional<int64_t> start, std::optional<int64_t> end, int64_t step);
 Tensor select_backward(const Tensor& grad, std::span<const int64_t> sizes, int64_t dim, int64_t index);
-/// split_with_sizes_backward: undefined grads become zeros of their chunk, then cat along dim.
-Tensor split_backward(const std::vector<Tensor>& grads, std::span<const int64_t> split_sizes, int64_t dim,
+/// split_backward: split_with_sizes_backward with the chunk sizes of split_size (one per gradient, the last
+/// the rest of the dim).
+Tensor split_backward(const std::vector<Tensor>& grads, int64_t split_size, int64_t dim, std::span<const int64_t> sizes,
+                      DType dtype);
+/// split_with_sizes_backward: undefined grads become zeros of their chunk, then cat along dim (as the call gave it).
+Tensor split_with_sizes_backward(const std::vector<Tensor>& grads, std::span<const int64_t> split_sizes, int64_t dim,
                       std::span<const int64_t> sizes, DType dtype);
-/// unbind_backward: undefined grads become zeros, then stack along dim.
+/// unbind_backward: undefined grads become zeros, then stack along dim (as the call gave it).
 Tensor unbind_backward(const std::vector<Tensor>& grads, int64_t dim, std::span<const int64_t> sizes,
                        DType dtype);
-/// cat_tensors_backward: grad narrowed to each input's range (skipped 1-D empty inputs get nothing).
-std::vector<Tensor> cat_backward(const Tensor& grad, const std::vector<std::vector<int64_t>>& sizes, int64_t dim);
+/// cat_tensors_backward: grad narrowed to each input's range (skipped 1-D empty inputs get nothing); dim as the
+/// call gave it (wrapped by the first input cat did not skip, legacy_cat_wrap_dim).
+std::vector<Tensor> cat_tensors_backward(const Tensor& grad, const std::vector<Shape>& sizes, int64_t dim);
 /// stack_tensors_backward: grad.unbind(dim).
-std::vector<Tensor> stack_backward(const Tensor& grad, int64_t dim);
+std::vector<Tensor> stack_tensors_backward(const Tensor& grad, int64_t dim);
 /// index_backward: zeros_like(self).index_put_(indices, grad, accumulate=True).
 Tensor index_backward(const Tensor& grad, std::span<const int64_t> sizes, DType dtype,
                       std::span<const Tensor> indices);

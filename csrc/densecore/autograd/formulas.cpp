@@ -81,33 +81,11 @@ Grads formula(const Ctx<op>& c) = delete;
 // clang-format off
 // ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
 // copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
-template <> Grads formula<Op::Split>(const Ctx<Op::Split>& c) {  // split_backward -> split_with_sizes_backward
-  return {split_backward(c.grads, c.s.split_sizes, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
-template <> Grads formula<Op::SplitWithSizes>(const Ctx<Op::SplitWithSizes>& c) {
-  return {split_backward(c.grads, c.s.split_sizes, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
-template <> Grads formula<Op::Unbind>(const Ctx<Op::Unbind>& c) {
-  return {unbind_backward(c.grads, c.s.dim, c.s.self_sizes, first_defined(c.grads).dtype())}; }
 template <> Grads formula<Op::Index>(const Ctx<Op::Index>& c) {  // index_backward: zeros.index_put_(indices, grad, True)
   return {index_backward(c.g, c.s.self_sizes, c.g.dtype(), c.get(c.s.indices))}; }
-template <> Grads formula<Op::Cat>(const Ctx<Op::Cat>& c) { return cat_backward(c.g, c.s.tensors_sizes, c.s.dim); }
-template <> Grads formula<Op::Stack>(const Ctx<Op::Stack>& c) { return stack_backward(c.g, c.s.dim); }
 template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
 template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
-// ---- rows added for safety (issue 7): in-place writes, random fills ----
-template <> Grads formula<Op::Copy>(const Ctx<Op::Copy>& c) {  // CopyBackwards: self zeros, src grad.to(src dtype)
-  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? to_dtype_copy(c.g, c.s.src_dtype) : Tensor()}; }
-template <> Grads formula<Op::Fill>(const Ctx<Op::Fill>& c) {  // FillBackward2: zeros; FillBackward3: also value: grad.sum()
-  if (c.inputs() == 1) return {zeros_like(c.g)};
-  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? sum(c.g) : Tensor()}; }
-// In-place random fills: self's old value does not reach the result.
-template <> Grads formula<Op::Zero>(const Ctx<Op::Zero>& c) { return {zeros_like(c.g)}; }
-template <> Grads formula<Op::Normal>(const Ctx<Op::Normal>& c) { return {zeros_like(c.g)}; }
-template <> Grads formula<Op::Uniform>(const Ctx<Op::Uniform>& c) { return {zeros_like(c.g)}; }
-template <> Grads formula<Op::Exponential>(const Ctx<Op::Exponential>& c) { return {zeros_like(c.g)}; }
-template <> Grads formula<Op::Random>(const Ctx<Op::Random>& c) { return {zeros_like(c.g)}; }
-template <> Grads formula<Op::Bernoulli>(const Ctx<Op::Bernoulli>& c) {  // self: zeros_like(grad); p (bernoulli_.Tensor): zeros
-  if (c.inputs() == 1) return {zeros_like(c.g)};
-  return {c.need(0) ? zeros_like(c.g) : Tensor(), c.need(1) ? zeros_like(c.g) : Tensor()}; }
+// ---- index_put_ (issue 7) ----
 template <> Grads formula<Op::IndexPut>(const Ctx<Op::IndexPut>& c) {  // self: see helper; values: grad.index(indices)
   const std::vector<Tensor> indices = c.get(c.s.indices);
   return {c.need(0) ? index_put_self_backward(c.g, indices, c.s.values_sizes, c.s.accumulate) : Tensor(),

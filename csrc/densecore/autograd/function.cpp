@@ -31,7 +31,7 @@ FormulaNode::FormulaNode(Op o, std::span<const Tensor> inputs) : op(o) {
   for (const Tensor& t : inputs) next_edges.push_back(t.defined() ? gradient_edge(t) : Edge{});
 }
 
-// Ops whose torch node name is not "<Op>Backward<overload>" (a later overload in derivatives.yaml, or
+// Ops whose torch node name is not "<Op>Backward0" (a later overload in derivatives.yaml, or
 // one of torch's hand-written nodes); a row's is its node_name (csrc/op_rows.toml).
 const char* name_override(Op op) {
   switch (op) {
@@ -40,7 +40,6 @@ const char* name_override(Op op) {
     return name;
     DC_GENERATED_NODE_NAMES(DC_GENERATED_NODE_NAME)
 #undef DC_GENERATED_NODE_NAME
-    case Op::Copy: return "torch::autograd::CopyBackwards";
     case Op::NotImplemented: return "torch::autograd::NotImplemented";
     default: return nullptr;
   }
@@ -48,7 +47,7 @@ const char* name_override(Op op) {
 
 std::string FormulaNode::name() const {
   if (const char* n = name_override(op)) return n;
-  return std::string(op_name(op)) + "Backward" + std::to_string(overload);
+  return std::string(op_name(op)) + "Backward0";
 }
 
 namespace {

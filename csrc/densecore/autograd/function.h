@@ -17,14 +17,12 @@
 
 namespace dc {
 
-/// The part of every op's backward node that does not depend on the op: which op (its name), the
-/// derivatives.yaml overload its node name carries (SumBackward<overload>).
+/// The part of every op's backward node that does not depend on the op: which op (its name).
 struct FormulaNode : Node {
   FormulaNode(Op o, std::span<const Tensor> inputs);
   std::string name() const override;
 
   Op op;
-  int overload = 0;
 };
 
 /// The backward node of one op: its saved state (autograd/saved_state.h) and its formula
@@ -54,10 +52,6 @@ class OpRecordBase {
   /// only when this holds (gen_variable_type.py's guard_for).
   bool should_compute_output(size_t i) const {
     return node_ && i < node_->next_edges.size() && node_->next_edges[i].valid();
-  }
-  /// The node name's overload number (FillBackward2 / FillBackward3, SumBackward0 / SumBackward1).
-  void set_overload(int overload) {
-    if (node_) node_->overload = overload;
   }
   /// Attaches outputs to the node (their grad_fn); returns the first one.
   Tensor finish(const Tensor& out);

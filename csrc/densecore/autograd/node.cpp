@@ -85,7 +85,7 @@ bool obeys_layout_contract(const Tensor& grad, const Tensor& var) {
 Tensor clone_obey_contract(const Tensor& grad, const Tensor& var) {
   Tensor g = var.is_non_overlapping_and_dense() ? Tensor::empty_strided(var.sizes(), var.strides(), var.dtype())
                                                 : Tensor::empty(var.sizes(), var.dtype());
-  copy_(g, grad);
+  native::copy_(g, grad);
   return g;
 }
 

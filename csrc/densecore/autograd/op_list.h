@@ -7,22 +7,9 @@
 #include "densecore/generated/op_rows.h"
 
 #define DC_DIFFERENTIABLE_OPS(X) \
-  X(Split)                       \
-  X(SplitWithSizes)              \
-  X(Unbind)                      \
   X(Index)                       \
-  X(Cat)                         \
-  X(Stack)                       \
   X(Clone)                       \
   X(ToCopy)                      \
-  X(Copy)                        \
-  X(Fill)                        \
-  X(Zero)                        \
-  X(Normal)                      \
-  X(Uniform)                     \
-  X(Exponential)                 \
-  X(Bernoulli)                   \
-  X(Random)                      \
   X(IndexPut)                    \
   X(NotImplemented)               \
   DC_GENERATED_OPS(X)

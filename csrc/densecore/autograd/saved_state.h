@@ -68,14 +68,6 @@ struct SavedSelfSizes : NoTensorsSaved {
 
 // ---- multi-output views (ops/view.cpp) -----------------------------------------------------------
 
-template <> struct Saved<Op::Split> : SavedSelfSizes {
-  std::vector<int64_t> split_sizes;
-  int64_t dim = 0;
-};
-template <> struct Saved<Op::SplitWithSizes> : Saved<Op::Split> {};
-template <> struct Saved<Op::Unbind> : SavedSelfSizes {
-  int64_t dim = 0;
-};
 
 // ---- indexing and joins (ops/index.cpp, join.cpp, creation.cpp) -----------------------------------
 
@@ -90,29 +82,11 @@ template <> struct Saved<Op::IndexPut> {
   bool accumulate = false;
   auto variables() { return std::tie(indices); }
 };
-template <> struct Saved<Op::Cat> : NoTensorsSaved {
-  std::vector<Shape> tensors_sizes;
-  int64_t dim = 0;
-};
-template <> struct Saved<Op::Stack> : NoTensorsSaved {
-  int64_t dim = 0;
-};
 
-// ---- copies, fills, random fills (ops/copy.cpp, random.cpp, autograd/inplace.cpp) -----------------
+// ---- copies (ops/copy.cpp) ---------------------------------------------------------------------------
 
 template <> struct Saved<Op::Clone> : SavedNothing {};
 template <> struct Saved<Op::ToCopy> : SavedNothing {};
-template <> struct Saved<Op::Copy> : NoTensorsSaved {
-  DType src_dtype = DType::Float32;  // the source's gradient goes back in its dtype
-};
-template <> struct Saved<Op::Fill> : SavedNothing {};
-template <> struct Saved<Op::Zero> : SavedNothing {};
-template <> struct Saved<Op::Normal> : SavedNothing {};
-template <> struct Saved<Op::Uniform> : SavedNothing {};
-template <> struct Saved<Op::Exponential> : SavedNothing {};
-template <> struct Saved<Op::Random> : SavedNothing {};
-template <> struct Saved<Op::Bernoulli> : SavedNothing {};
-
 /// An op torch has no derivative for: its node raises when backward reaches it.
 template <> struct Saved<Op::NotImplemented> : NoTensorsSaved {
   const char* op_name = "";

@@ -84,7 +84,7 @@ struct CopySlices : Node {
     std::lock_guard<std::mutex> lock(mutex_);
     check(fn != nullptr, kBackwardTwiceMessage);
     Tensor result = Tensor::empty_strided(base.sizes, base.strides, grad.dtype());
-    copy_(result, grad);
+    native::copy_(result, grad);
     Tensor grad_slice = result.as_strided_view(view.sizes, view.strides, view.offset - base.offset);
     // fn may save what it is given for a later backward: it gets its own contiguous copy.
     std::vector<Tensor> fn_grads{clone(grad_slice)};
@@ -94,7 +94,7 @@ struct CopySlices : Node {
     for (size_t i = 0; i < res.size() && i < out.size(); ++i) {
       if (!next_edges[i].valid() || !res[i].defined()) continue;
       if (i == 0) {
-        copy_(grad_slice, res[0]);
+        native::copy_(grad_slice, res[0]);
         out[0] = result;
       } else {
         out[i] = std::move(res[i]);

@@ -10,13 +10,14 @@
 
 namespace dc {
 
-const Tensor& copy_(const Tensor& dst, const Tensor& src) {
-  if (!dst.is_same(src) && dst.numel() > 0 && !copy_float16_float32_like_fbgemm(dst, src)) {
-    TensorIter it = TensorIter::copy_op(dst, src);
+// copy_'s row (csrc/op_rows.toml): non_blocking means nothing on CPU.
+const Tensor& native::copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
+  if (!self.is_same(src) && self.numel() > 0 && !copy_float16_float32_like_fbgemm(self, src)) {
+    TensorIter it = TensorIter::copy_op(self, src);
     copy_stub(it);
   }
-  dst.bump_version();
-  return dst;
+  self.bump_version();
+  return self;
 }
 
 Tensor to_dtype_copy(const Tensor& src, DType dtype) {

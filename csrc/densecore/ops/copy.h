@@ -2,12 +2,12 @@
 #pragma once
 
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"  // copy_ (recorded) and native::copy_, from copy_'s row
 
 namespace dc {
 
-/// dst[...] = src[...] converted to dst's dtype, src broadcast to dst's shape (torch's copy_).
-/// Bumps dst's version.
-const Tensor& copy_(const Tensor& dst, const Tensor& src);
+// native::copy_(self, src): self[...] = src[...] converted to self's dtype, src broadcast to self's
+// shape (torch's copy_ without the recording); bumps self's version. Defined in ops/copy.cpp.
 /// A new tensor of dtype `dtype` holding src's values, laid out like src (torch's _to_copy:
 /// preserve_format, i.e. src's strides when dense, else dense strides in src's stride order).
 Tensor to_dtype_copy(const Tensor& src, DType dtype);

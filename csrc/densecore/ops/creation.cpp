@@ -6,9 +6,9 @@
 #include <cstring>
 #include <limits>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
+#include "densecore/ops/copy.h"
 #include "densecore/kernels/stubs/fill.h"
 #include "densecore/kernels/iter/parallel.h"
 
@@ -118,7 +118,7 @@ Tensor empty(std::span<const int64_t> sizes, DType dtype) {
   return Tensor::empty(sizes, dtype);
 }
 
-const Tensor& fill_(const Tensor& self, const Scalar& value) {
+const Tensor& native::fill_(const Tensor& self, const Scalar& value) {
   dispatch_dtype(self.dtype(), [&]<class T>() {
     const T v = fill_value<T>(value, self.numel());
     for_each_element<T>(self, [&](T* p) { *p = v; });
@@ -126,6 +126,16 @@ const Tensor& fill_(const Tensor& self, const Scalar& value) {
   self.bump_version();
   return self;
 }
+
+// fill_.Tensor (Fill.cpp fill_out): a copy_ of the 0-dim value, so a write into expanded memory is refused;
+// a value that shares self's storage is copied first.
+const Tensor& native::fill_(const Tensor& self, const Tensor& value) {
+  check(value.dim() == 0,
+        "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.", value.dim());
+  return native::copy_(self, value.storage() == self.storage() ? clone(value) : value);
+}
+
+const Tensor& native::zero_(const Tensor& self) { return native::fill_(self, Scalar::from_int(0)); }
 
 Tensor zeros(std::span<const int64_t> sizes, DType dtype) {
   for (int64_t s : sizes) check(s >= 0, "zeros: Dimension size must be non-negative.");
@@ -140,7 +150,7 @@ Tensor ones(std::span<const int64_t> sizes, DType dtype) {
 
 Tensor full(std::span<const int64_t> sizes, const Scalar& value, DType dtype) {
   Tensor t = empty(sizes, dtype);
-  fill_(t, value);
+  native::fill_(t, value);
   t.restart_version_of_new_tensor();
   return t;
 }
@@ -164,7 +174,7 @@ Tensor zeros_like(const Tensor& t, std::optional<DType> dtype) {
 Tensor ones_like(const Tensor& t, std::optional<DType> dtype) { return full_like(t, Scalar::from_int(1), dtype); }
 Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype) {
   Tensor out = empty_like(t, dtype);
-  fill_(out, value);
+  native::fill_(out, value);
   out.restart_version_of_new_tensor();
   return out;
 }
@@ -188,7 +198,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   const int64_t sizes[1] = {steps};
   Tensor out = empty(sizes, dt);
   if (steps == 1) {
-    fill_(out, start);
+    native::fill_(out, start);
   } else if (steps > 1) {
     linspace_stub(out.data_ptr(), dt, steps, start, end);
   }

@@ -26,8 +26,8 @@ Tensor zeros_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
 Tensor ones_like(const Tensor& t, std::optional<DType> dtype = std::nullopt);
 Tensor full_like(const Tensor& t, const Scalar& value, std::optional<DType> dtype = std::nullopt);
 
-/// Writes `value` into every element of `self` (any layout); bumps its version.
-const Tensor& fill_(const Tensor& self, const Scalar& value);
+// native::fill_(self, value) writes value into every element of self (any layout) and bumps its version;
+// native::zero_(self) writes 0 (fill_'s and zero_'s rows; defined here).
 
 /// torch.arange(start, end, step): int64 when every bound is an integer (or bool) and no dtype
 /// is given, else the default dtype. Size and checks as ATen's compute_arange_size.

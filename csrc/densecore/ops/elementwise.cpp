@@ -46,10 +46,9 @@ Tensor impl::div_forward(const Tensor& a, const Tensor& b, std::optional<std::st
   return rounded_div(a, b, *mode, out);
 }
 
-Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out) {
-  auto rec = record_with_out<Op::NotImplemented>("floor_divide", {a, b}, out);  // torch has no derivative for it
-  if (rec.active()) rec.saved().op_name = "floor_divide";
-  return rec.finish(rounded_div(a, b, "floor", out));
+// floor_divide's row (no node: torch has no derivative for it).
+Tensor impl::floor_divide_forward(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return rounded_div(self, other, "floor", out);
 }
 
 bool equal(const Tensor& a, const Tensor& b) {

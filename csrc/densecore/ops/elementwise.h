@@ -21,7 +21,6 @@ Tensor wrapped_scalar_tensor(const Scalar& s);
 // rows (csrc/op_rows.toml), declared in densecore/generated/ops.h.
 
 // div(a, b, rounding_mode, out) (torch's div.Tensor_mode: None, "trunc" or "floor") is an op row too.
-Tensor floor_divide(const Tensor& a, const Tensor& b, const Tensor& out = {});
 
 enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out = {});

@@ -9,7 +9,6 @@
 #include <numeric>
 
 #include "densecore/autograd/function.h"
-#include "densecore/autograd/inplace.h"
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
@@ -395,16 +394,16 @@ Tensor slice_prefix_ones(const Tensor& value) {
 // recorded copy_/fill_ so that an assignment into a view is differentiable (CopySlices).
 void copy_to(const Tensor& dst, const Tensor& src) {
   if (dst.sizes() == src.sizes()) {
-    autograd::copy_(dst, src);
+    copy_(dst, src);
     return;
   }
   if (src.dim() == 0) {
-    autograd::fill_(dst, src);
+    fill_(dst, src);
     return;
   }
   const Shape prefix_dropped(src.sizes().begin() + leading_ones(src), src.sizes().end());
   const Tensor src_view = view(src, prefix_dropped);  // torch views even when nothing is dropped
-  autograd::copy_(dst, src_view.sizes() == dst.sizes() ? src_view : expand(src_view, dst.sizes()));
+  copy_(dst, src_view.sizes() == dst.sizes() ? src_view : expand(src_view, dst.sizes()));
 }
 
 

@@ -3,7 +3,6 @@
 // channels-last only when every input suggests it, which needs 4-D inputs we do not make yet.
 #include "densecore/ops/join.h"
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/view.h"
@@ -28,9 +27,9 @@ void check_shape_except_dim(const Tensor& first, const Tensor& t, int64_t dim, s
 
 }  // namespace
 
-Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
+// cat's row (csrc/op_rows.toml) records CatBackward0 (grad narrowed back to each input) around it.
+Tensor impl::cat_forward(std::span<const Tensor> tensors, int64_t dim) {
   check<ValueError>(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
-  OpRecord<Op::Cat> rec(tensors);  // CatBackward0: grad narrowed back to each input
   for (size_t i = 0; i < tensors.size(); ++i)
     check(tensors[i].dim() > 0, "zero-dimensional tensor (at position {}) cannot be concatenated", i);
   DType dtype = tensors[0].dtype();
@@ -43,13 +42,9 @@ Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
     }
   if (valid == nullptr) {
     const int64_t zero[] = {0};
-    return rec.finish(Tensor::empty(zero, dtype));
+    return Tensor::empty(zero, dtype);
   }
   dim = wrap_dim(dim, valid->dim());
-  if (rec.active()) {
-    rec.saved().dim = dim;
-    for (const Tensor& t : tensors) rec.saved().tensors_sizes.push_back(t.sizes());
-  }
   Shape sizes = valid->sizes();
   int64_t total = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -63,25 +58,24 @@ Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
   int64_t at = 0;
   for (const Tensor& t : tensors) {
     if (cat_skips(t)) continue;
-    if (t.numel() > 0) copy_(narrow(out, dim, at, t.size(dim)), t);
+    if (t.numel() > 0) native::copy_(narrow(out, dim, at, t.size(dim)), t);
     at += t.size(dim);
   }
   reset_version(out);  // copy_ into the slices bumped it; torch's cat result is at version 0
-  return rec.finish(out);
+  return out;
 }
 
-Tensor stack(std::span<const Tensor> tensors, int64_t dim) {
+// stack's row records StackBackward0 (grad.unbind(dim)) around it.
+Tensor impl::stack_forward(std::span<const Tensor> tensors, int64_t dim) {
   check(!tensors.empty(), "stack expects a non-empty TensorList");
   dim = wrap_dim(dim, tensors[0].dim() + 1);
   for (size_t i = 1; i < tensors.size(); ++i)
     check(tensors[i].sizes() == tensors[0].sizes(),
           "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}",
           shape_text(tensors[0].sizes()), shape_text(tensors[i].sizes()), i);
-  OpRecord<Op::Stack> rec(tensors);  // StackBackward0: grad.unbind(dim)
-  if (rec.active()) rec.saved().dim = dim;
   std::vector<Tensor> unsqueezed;
   for (const Tensor& t : tensors) unsqueezed.push_back(unsqueeze(t, dim));
-  return rec.finish(cat(unsqueezed, dim));
+  return cat(unsqueezed, dim);
 }
 
 }  // namespace dc

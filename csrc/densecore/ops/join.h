@@ -5,10 +5,5 @@
 #include <span>
 
 #include "densecore/core/tensor.h"
+#include "densecore/generated/ops.h"  // cat and stack are rows (csrc/op_rows.toml); forwards in ops/join.cpp
 
-namespace dc {
-
-Tensor cat(std::span<const Tensor> tensors, int64_t dim = 0);
-Tensor stack(std::span<const Tensor> tensors, int64_t dim = 0);
-
-}  // namespace dc

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/blas/gemm_mkl.h"
@@ -54,7 +53,8 @@ void scale_(const Tensor& result, const Scalar& beta) {
   });
 }
 
-void zero_(const Tensor& t) { std::fill_n(static_cast<char*>(t.data_ptr()), t.numel() * t.itemsize(), 0); }
+// Zeros a contiguous result the op made (or resized): no version bump, as the results are new here.
+void zero_contiguous(const Tensor& t) { std::fill_n(static_cast<char*>(t.data_ptr()), t.numel() * t.itemsize(), 0); }
 
 // A copy of `t` in column-major (Fortran) order: t.transpose(0,1).contiguous().transpose(0,1).
 Tensor fortran_copy(const Tensor& t) {
@@ -92,11 +92,11 @@ void addmm_impl(const Tensor& result, const Tensor& self, Tensor m1, Tensor m2, 
   if (result.numel() == 0) return;
   const bool beta_zero = beta.to_double() == 0.0;
   if (m1.sizes()[1] == 0) {
-    if (beta_zero) return zero_(result);
-    if (!self.is_same(result)) copy_(result, self);
+    if (beta_zero) return zero_contiguous(result);
+    if (!self.is_same(result)) native::copy_(result, self);
     return scale_(result, beta);
   }
-  if (!beta_zero && !self.is_same(result)) copy_(result, self);
+  if (!beta_zero && !self.is_same(result)) native::copy_(result, self);
 
   const Shape& rs = result.sizes();
   const Strides& rst = result.strides();
@@ -122,7 +122,7 @@ void addmm_impl(const Tensor& result, const Tensor& self, Tensor m1, Tensor m2, 
                      scalar_to<T>(alpha), a.t.data<T>(), lda, b.t.data<T>(), ldb,
                      scalar_to<T>(beta), c.data<T>(), ldc);
   });
-  if (!c.is_same(result)) copy_(result, c);
+  if (!c.is_same(result)) native::copy_(result, c);
   result.bump_version();
 }
 
@@ -217,7 +217,7 @@ Tensor impl::bmm_forward(const Tensor& self, const Tensor& mat2) {
   Tensor result = Tensor::empty(Shape{bs, is, js}, mat2.dtype());
   if (result.numel() == 0) return result;
   if (ks == 0) {
-    zero_(result);
+    zero_contiguous(result);
     return result;
   }
   check(self.dtype() == mat2.dtype(), "expected scalar type {} but found {}",
@@ -254,7 +254,7 @@ Tensor impl::mv_forward(const Tensor& self, const Tensor& vec) {
         scalar_type_name(vec.dtype()), scalar_type_name(self.dtype()), scalar_type_name(vec.dtype()));
   Tensor result = Tensor::empty(Shape{self.sizes()[0]}, vec.dtype());
   if (self.numel() == 0) {
-    zero_(result);
+    zero_contiguous(result);
     return result;
   }
   if (result.numel() == 0) return result;

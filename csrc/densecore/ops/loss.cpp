@@ -102,7 +102,7 @@ std::tuple<Tensor, Tensor> impl::nll_loss_forward_forward(const Tensor& self, co
   Tensor out = empty({}, self.dtype());
   if (target.numel() == 0) {
     // Mean over nothing is NaN (pytorch/pytorch#64572); total_weight stays 0.
-    fill_(out, r == Reduction::Mean ? Scalar::from_double(std::numeric_limits<double>::quiet_NaN()) : Scalar::from_int(0));
+    native::fill_(out, r == Reduction::Mean ? Scalar::from_double(std::numeric_limits<double>::quiet_NaN()) : Scalar::from_int(0));
     return {out, total_weight};
   }
   const Tensor input = contiguous(self);

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <sstream>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/iter/iter.h"
 #include "densecore/kernels/stubs/nn_stubs.h"
@@ -244,7 +243,7 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view appro
 namespace {
 Tensor dropout_noise(const Tensor& input, double p) {
   Tensor noise = empty_like(input);
-  bernoulli_(noise, 1 - p);
+  native::bernoulli_(noise, 1 - p);
   div(noise, wrapped_scalar_tensor(Scalar::from_double(1 - p)), noise);
   return noise;
 }

@@ -51,7 +51,7 @@ Tensor vector_norm_impl(const Tensor& x, double ord, std::span<const int64_t> di
   const Tensor outs[1] = {review_reduce_result(result, ndim, mask, keepdim)};
   ReduceIter it(outs, in);
   if (it.numel() == 0) {
-    fill_(result, Scalar::from_double(ord < 0 ? INFINITY : 0.0));
+    native::fill_(result, Scalar::from_double(ord < 0 ? INFINITY : 0.0));
     return result;
   }
   norm_stub(it, ord);

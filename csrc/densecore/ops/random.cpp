@@ -8,7 +8,6 @@
 #include <limits>
 #include <numeric>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/stubs/distribution_stubs.h"
 #include "densecore/ops/creation.h"
@@ -116,18 +115,7 @@ Strided2d as_2d(const Tensor& t) {
           t.stride(-1)};
 }
 
-// An in-place random fill recorded for autograd: self's old value does not reach the result, so its
-// node (UniformBackward0, NormalBackward0, ...) gives zeros. `others` are further inputs (bernoulli_'s p).
-template <Op op, class F>
-const Tensor& recorded_fill(int overload, const Tensor& self, std::initializer_list<Tensor> others, F&& fill) {
-  OpRecord<op> rec(self, others);
-  rec.set_overload(overload);
-  fill();
-  rec.finish(self);
-  return self;
-}
-
-// random_(from, to) without recording: the values in [from, to) (or the dtype's range).
+// random_(from, to): the values in [from, to) (or the dtype's range).
 const Tensor& random_from_to(const Tensor& self, int64_t from, std::optional<int64_t> to_opt, const Generator& gen) {
   const DType t = self.dtype();
   if (!to_opt && from == std::numeric_limits<int64_t>::lowest())
@@ -166,114 +154,100 @@ const Tensor& random_from_to(const Tensor& self, int64_t from, std::optional<int
 
 }  // namespace
 
-const Tensor& uniform_(const Tensor& self, double from, double to, const Generator& gen) {
-  return recorded_fill<Op::Uniform>(0, self, {}, [&]() -> const Tensor& {
-    const DType t = self.dtype();
-    const FloatLimits l = float_limits(t, "check_uniform_bounds");
-    check(from >= l.lowest && from <= l.max, "from is out of bounds for {}", dtype_name(t));
-    check(to >= l.lowest && to <= l.max, "to is out of bounds for {}", dtype_name(t));
-    check(from <= to, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
-    check(to - from <= l.max,
-          "uniform_ expects to-from <= std::numeric_limits<{}>::max(), but found to={} and from={} "
-          "which result in to-from to exceed the limit",
-          scalar_type_name(t), to, from);
-    return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { uniform_stub(it, from, to, g); });
+// The in-place distributions (their rows in csrc/op_rows.toml record torch's nodes around them).
+const Tensor& native::uniform_(const Tensor& self, double from, double to, const Generator& gen) {
+  const DType t = self.dtype();
+  const FloatLimits l = float_limits(t, "check_uniform_bounds");
+  check(from >= l.lowest && from <= l.max, "from is out of bounds for {}", dtype_name(t));
+  check(to >= l.lowest && to <= l.max, "to is out of bounds for {}", dtype_name(t));
+  check(from <= to, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
+  check(to - from <= l.max,
+        "uniform_ expects to-from <= std::numeric_limits<{}>::max(), but found to={} and from={} "
+        "which result in to-from to exceed the limit",
+        scalar_type_name(t), to, from);
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { uniform_stub(it, from, to, g); });
+}
+
+const Tensor& native::normal_(const Tensor& self, double mean, double std, const Generator& gen) {
+  check(std >= 0.0, "normal expects std >= 0.0, but found std {}", std);
+  const bool contiguous = self.is_contiguous();
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
+    normal_stub(it, contiguous, mean, std, g);
   });
 }
 
-const Tensor& normal_(const Tensor& self, double mean, double std, const Generator& gen) {
-  return recorded_fill<Op::Normal>(0, self, {}, [&]() -> const Tensor& {
-    check(std >= 0.0, "normal expects std >= 0.0, but found std {}", std);
-    const bool contiguous = self.is_contiguous();
-    return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
-      normal_stub(it, contiguous, mean, std, g);
-    });
+const Tensor& native::random_(const Tensor& self, const Generator& gen) {
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { random_stub(it, g); });
+}
+
+const Tensor& native::random_(const Tensor& self, int64_t from, std::optional<int64_t> to, const Generator& gen) {
+  return random_from_to(self, from, to, gen);
+}
+
+const Tensor& native::random_to_(const Tensor& self, int64_t to, const Generator& gen) {
+  return random_from_to(self, 0, to, gen);
+}
+
+const Tensor& native::bernoulli_(const Tensor& self, double p, const Generator& gen) {
+  check(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
+    bernoulli_scalar_stub(it, p, g);
   });
 }
 
-const Tensor& random_(const Tensor& self, const Generator& gen) {
-  return recorded_fill<Op::Random>(2, self, {}, [&]() -> const Tensor& {
-    return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { random_stub(it, g); });
+const Tensor& native::bernoulli_(const Tensor& self, const Tensor& p, const Generator& gen) {
+  if (self.numel() != 0) {
+    // expand_inplace(self, p): p must broadcast to self's shape.
+    const std::vector<int64_t> shape = broadcast_shapes(self.sizes(), p.sizes());
+    check(shape == self.sizes(), "The expanded size of the tensor ({}) must match the existing size "
+          "({}) at non-singleton dimension", self.numel(), p.numel());
+    IterConfig cfg;
+    cfg.check_all_same_dtype = false;
+    cfg.resize_outputs = false;
+    const Tensor inputs[1] = {p};
+    TensorIter iter(cfg, self, inputs);
+    GeneratorImpl* g = generator_or_default(gen);
+    std::lock_guard<std::mutex> lock(g->mutex);
+    bernoulli_tensor_stub(iter, g);
+  }
+  self.bump_version();
+  return self;
+}
+
+const Tensor& native::exponential_(const Tensor& self, double lambd, const Generator& gen) {
+  check(lambd > 0.0, "exponential_ expects lambda > 0.0, but found lambda={}", lambd);
+  if (!is_floating(self.dtype()))
+    throw Error(dc::format("Exponential distribution is a continuous probability distribution. "
+                           "dtype must be a floating point but you specified {}",
+                           scalar_type_name(self.dtype())));
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
+    exponential_stub(it, lambd, g);
   });
 }
 
-const Tensor& random_(const Tensor& self, int64_t from, std::optional<int64_t> to_opt,
-                      const Generator& gen) {
-  return recorded_fill<Op::Random>(0, self, {}, [&]() -> const Tensor& { return random_from_to(self, from, to_opt, gen); });
-}
-
-const Tensor& random_to_(const Tensor& self, int64_t to, const Generator& gen) {
-  return recorded_fill<Op::Random>(1, self, {}, [&]() -> const Tensor& { return random_from_to(self, 0, to, gen); });
-}
-
-const Tensor& bernoulli_(const Tensor& self, double p, const Generator& gen) {
-  return recorded_fill<Op::Bernoulli>(2, self, {}, [&]() -> const Tensor& {
-    check(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
-    return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
-      bernoulli_scalar_stub(it, p, g);
-    });
-  });
-}
-
-const Tensor& bernoulli_(const Tensor& self, const Tensor& p, const Generator& gen) {
-  return recorded_fill<Op::Bernoulli>(1, self, {p}, [&]() -> const Tensor& {
-    if (self.numel() != 0) {
-      // expand_inplace(self, p): p must broadcast to self's shape.
-      const std::vector<int64_t> shape = broadcast_shapes(self.sizes(), p.sizes());
-      check(shape == self.sizes(), "The expanded size of the tensor ({}) must match the existing size "
-            "({}) at non-singleton dimension", self.numel(), p.numel());
-      IterConfig cfg;
-      cfg.check_all_same_dtype = false;
-      cfg.resize_outputs = false;
-      const Tensor inputs[1] = {p};
-      TensorIter iter(cfg, self, inputs);
-      GeneratorImpl* g = generator_or_default(gen);
-      std::lock_guard<std::mutex> lock(g->mutex);
-      bernoulli_tensor_stub(iter, g);
-    }
-    self.bump_version();
-    return self;
-  });
-}
-
-const Tensor& exponential_(const Tensor& self, double lambd, const Generator& gen) {
-  return recorded_fill<Op::Exponential>(0, self, {}, [&]() -> const Tensor& {
-    check(lambd > 0.0, "exponential_ expects lambda > 0.0, but found lambda={}", lambd);
-    if (!is_floating(self.dtype()))
-      throw Error(dc::format("Exponential distribution is a continuous probability distribution. "
-                             "dtype must be a floating point but you specified {}",
-                             scalar_type_name(self.dtype())));
-    return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
-      exponential_stub(it, lambd, g);
-    });
-  });
-}
-
-Tensor bernoulli(const Tensor& p, const Generator& gen) {
-  OpRecord<Op::Bernoulli> rec({p});  // BernoulliBackward0: zeros for p
-  Tensor out = empty(p.sizes(), p.dtype());
-  bernoulli_(out, p, gen);
-  return rec.finish(out);
-}
-
-Tensor bernoulli(const Tensor& self, double p, const Generator& gen) {
-  OpRecord<Op::NotImplemented> rec({self});  // torch has no derivative for bernoulli.p
-  if (rec.active()) rec.saved().op_name = "bernoulli";
+// torch.bernoulli(p) and torch.bernoulli(input, p): draws into a new tensor of the input's shape and dtype.
+Tensor impl::bernoulli_forward(const Tensor& self, const Generator& gen) {
   Tensor out = empty(self.sizes(), self.dtype());
-  bernoulli_(out, p, gen);
-  return rec.finish(out);
+  native::bernoulli_(out, self, gen);
+  return out;
+}
+
+Tensor impl::bernoulli_forward(const Tensor& self, double p, const Generator& gen) {
+  Tensor out = empty(self.sizes(), self.dtype());
+  native::bernoulli_(out, p, gen);
+  return out;
 }
 
 Tensor rand(std::span<const int64_t> sizes, DType dtype, const Generator& gen) {
   Tensor out = empty(sizes, dtype);
-  uniform_(out, 0, 1, gen);
+  native::uniform_(out, 0, 1, gen);
   out.restart_version_of_new_tensor();
   return out;
 }
 
 Tensor randn(std::span<const int64_t> sizes, DType dtype, const Generator& gen) {
   Tensor out = empty(sizes, dtype);
-  normal_(out, 0, 1, gen);
+  native::normal_(out, 0, 1, gen);
   out.restart_version_of_new_tensor();
   return out;
 }
@@ -281,7 +255,7 @@ Tensor randn(std::span<const int64_t> sizes, DType dtype, const Generator& gen) 
 Tensor randint(int64_t low, int64_t high, std::span<const int64_t> sizes, DType dtype,
                const Generator& gen) {
   Tensor out = empty(sizes, dtype);
-  random_(out, low, high, gen);
+  native::random_(out, low, high, gen);
   out.restart_version_of_new_tensor();
   return out;
 }
@@ -290,7 +264,7 @@ Tensor normal(double mean, double std, std::span<const int64_t> sizes, DType dty
               const Generator& gen) {
   check(std >= 0.0, "normal expects std >= 0.0, but found std {}", std);
   Tensor out = empty(sizes, dtype);
-  normal_(out, mean, std, gen);
+  native::normal_(out, mean, std, gen);
   out.restart_version_of_new_tensor();
   return out;
 }
@@ -351,7 +325,7 @@ Tensor multinomial(const Tensor& self, int64_t n_sample, bool replacement, const
     check(!zero_row, "invalid multinomial distribution (sum of probabilities <= 0)");
     // The exponential race: q ~ Exp(1), samples = argmax / topk of p / q.
     Tensor q = empty_like_preserve(self, self.dtype());
-    exponential_(q, 1, gen);
+    native::exponential_(q, 1, gen);
     multinomial_race_stub(result.data<int64_t>(), self.dim() == 2 ? result.stride(0) : 0,
                           result.stride(-1), p, as_2d(q), n_sample);
     return result;

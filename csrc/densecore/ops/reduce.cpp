@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/core/scalar.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
@@ -66,7 +65,7 @@ void sum_into(const Tensor& result, const Tensor& t, std::span<const int64_t> di
   const Tensor in = to_dtype(t, result.dtype());  // make_reduction_from_out_ty: cast on CPU
   ReduceIter it = make_reduction(result, in, mask, keepdim);
   if (it.numel() == 0) {
-    fill_(result, Scalar::from_int(0));
+    native::fill_(result, Scalar::from_int(0));
     return;
   }
   if (should_use_acc_buffer(it)) {
@@ -75,7 +74,7 @@ void sum_into(const Tensor& result, const Tensor& t, std::span<const int64_t> di
     copy_into(result, tmp);
     return;
   }
-  fill_(result, Scalar::from_int(0));  // cascade_sum: iter.output_base().fill_(0)
+  native::fill_(result, Scalar::from_int(0));  // cascade_sum: iter.output_base().fill_(0)
   sum_stub(it);
 }
 
@@ -110,7 +109,7 @@ Tensor amax_amin(const Tensor& t, std::span<const int64_t> dims, bool keepdim, b
   Tensor result = Tensor::empty(reduction_shape(t, mask, keepdim), t.dtype());
   ReduceIter it = make_reduction(result, t, mask, keepdim);
   if (it.numel() == 0) return result;
-  fill_(result, identity(t.dtype(), is_max));  // binary_kernel_reduce_vec: output_base().fill_(ident)
+  native::fill_(result, identity(t.dtype(), is_max));  // binary_kernel_reduce_vec: output_base().fill_(ident)
   (is_max ? max_values_stub : min_values_stub)(it);
   return result;
 }
@@ -168,7 +167,7 @@ Tensor arg_reduce(const Tensor& t, std::optional<int64_t> dim, bool keepdim, boo
   } else if (dim) {
     n = 1;
   }
-  if (n == 1) return fill_(result, Scalar::from_int(0)), result;
+  if (n == 1) return native::fill_(result, Scalar::from_int(0)), result;
   select_rows_stub(is_max ? SelectKind::ArgMax : SelectKind::ArgMin, t.dtype(), rows.data_ptr(), n,
                    rows.numel() / n, nullptr, result.data<int64_t>());
   return result;

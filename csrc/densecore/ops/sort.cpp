@@ -37,7 +37,7 @@ std::tuple<Tensor, Tensor> impl::topk_forward(const Tensor& self, int64_t k, int
   if (self.dim() > 0) return topk_along(self, k, dim, largest, sorted);
   // topk_out_cpu copies a 0-dim input (even for k == 0, as the meta keeps its shape).
   Tensor values = Tensor::empty(Shape{}, self.dtype());
-  copy_(values, self);
+  native::copy_(values, self);
   return {values, zeros(Shape{}, DType::Int64)};
 }
 

@@ -6,8 +6,6 @@
 #include <numeric>
 #include <ostream>
 
-#include "densecore/autograd/function.h"
-#include "densecore/autograd/views.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 
@@ -463,35 +461,8 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   return slice(t, dim, start, start + length, 1);  // narrow is slice in torch (SliceBackward0)
 }
 
-namespace {
-
-// Records the views of split / split_with_sizes / unbind as ONE multi-output node.
-template <Op op>
-std::vector<Tensor> record_multi(const Tensor& t, std::vector<Tensor> outs, std::vector<int64_t> split_sizes,
-                                 int64_t dim) {
-  const CreationMeta creation = creation_meta_now(CreationMeta::MultiOutputNode);
-  OpRecord<op> rec({t});
-  if (rec.active()) {
-    rec.saved().self_sizes = t.sizes();
-    if constexpr (op != Op::Unbind) rec.saved().split_sizes = std::move(split_sizes);
-    rec.saved().dim = dim;
-  }
-  std::vector<Tensor> fresh;  // the views were made with grad mode off: new handles get the node
-  for (const Tensor& o : outs) fresh.push_back(make_view(o, layout_of(o)));
-  rec.finish(std::span<const Tensor>(fresh));
-  for (const Tensor& o : fresh) mark_view(t, o, creation);
-  return fresh;
-}
-
-std::vector<int64_t> sizes_along(const std::vector<Tensor>& outs, int64_t dim) {
-  std::vector<int64_t> s;
-  for (const Tensor& o : outs) s.push_back(o.size(dim));
-  return s;
-}
-
-}  // namespace
-
-std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
+// The rows of several views (split.Tensor, split_with_sizes, unbind.int): their views' geometry.
+std::vector<Layout> layouts::split(const Tensor& t, int64_t split_size, int64_t dim) {
   check(t.dim() != 0, "split expects at least a 1-dimensional tensor");
   check(split_size >= 0, "split expects split_size be non-negative, but got split_size={}", split_size);
   dim = wrap_dim(dim, t.dim());
@@ -500,17 +471,14 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
         "split_size can only be 0 if dimension size is 0, but got dimension size of {}", size);
   const int64_t num_splits = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
   const int64_t last = split_size - (split_size * num_splits - size);
-  std::vector<Tensor> out;
-  {
-    GradModeGuard no_grad(false);
-    for (int64_t i = 0; i < num_splits; ++i)
-      out.push_back(narrow(t, dim, i * split_size, i == num_splits - 1 ? last : split_size));
-  }
-  std::vector<int64_t> split_sizes = sizes_along(out, dim);
-  return record_multi<Op::Split>(t, std::move(out), std::move(split_sizes), dim);
+  const Layout l = layout_of(t);
+  std::vector<Layout> out;
+  for (int64_t i = 0; i < num_splits; ++i)
+    out.push_back(narrow_layout(l, dim, i * split_size, i == num_splits - 1 ? last : split_size));
+  return out;
 }
 
-std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim) {
+std::vector<Layout> layouts::split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim) {
   check(t.dim() != 0, "split expects at least a 1-dimensional tensor");
   dim = wrap_dim(dim, t.dim());
   const int64_t size = t.size(dim);
@@ -526,15 +494,13 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> s
         "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension "
         "{}), but got split_sizes={}",
         size, dim, shape_text(sizes));
-  std::vector<Tensor> out;
-  {
-    GradModeGuard no_grad(false);
-    for (int64_t s : sizes) {
-      out.push_back(narrow(t, dim, start, s));
-      start += s;
-    }
+  const Layout l = layout_of(t);
+  std::vector<Layout> out;
+  for (int64_t s : sizes) {
+    out.push_back(narrow_layout(l, dim, start, s));
+    start += s;
   }
-  return record_multi<Op::SplitWithSizes>(t, std::move(out), std::vector<int64_t>(sizes.begin(), sizes.end()), dim);
+  return out;
 }
 
 std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
@@ -548,15 +514,13 @@ std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
   return split(t, split_size, dim);
 }
 
-std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
+std::vector<Layout> layouts::unbind(const Tensor& t, int64_t dim) {
   check<IndexError>(t.dim() > 0, "Dimension specified as {} but tensor has no dimensions", dim);
   dim = wrap_dim(dim, t.dim());
-  std::vector<Tensor> out;
-  {
-    GradModeGuard no_grad(false);
-    for (int64_t i = 0; i < t.size(dim); ++i) out.push_back(select(t, dim, i));
-  }
-  return record_multi<Op::Unbind>(t, std::move(out), {}, dim);
+  const Layout l = layout_of(t);
+  std::vector<Layout> out;
+  for (int64_t i = 0; i < t.size(dim); ++i) out.push_back(select_layout(l, dim, i));
+  return out;
 }
 
 void reset_version(const Tensor& t) { t.impl()->version->version.store(0, std::memory_order_relaxed); }

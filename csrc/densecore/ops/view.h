@@ -67,10 +67,10 @@ Tensor expand_as(const Tensor& t, const Tensor& other);
 Tensor flatten(const Tensor& t, int64_t start_dim = 0, int64_t end_dim = -1);
 Tensor unflatten(const Tensor& t, int64_t dim, std::span<const int64_t> sizes);
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
-std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim = 0);
-std::vector<Tensor> split_with_sizes(const Tensor& t, std::span<const int64_t> sizes, int64_t dim = 0);
+// split(self, split_size, dim = 0), split_with_sizes(self, split_sizes, dim = 0) and unbind(self, dim = 0) are rows
+// too (several views, one node).
+/// torch.chunk: split into `chunks` views (one split_size, or split_with_sizes for an empty dim).
 std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim = 0);
-std::vector<Tensor> unbind(const Tensor& t, int64_t dim = 0);
 /// Same layout and storage, a new TensorImpl that shares the version counter (torch's detach).
 Tensor detach(const Tensor& t);
 Tensor movedim(const Tensor& t, std::span<const int64_t> src, std::span<const int64_t> dst);
