@@ -40,6 +40,7 @@ CPP_TYPES = {
     "Tensor": ("const Tensor&", "SavedVariable"),
     "Tensor?": ("const Tensor&", "SavedVariable"),
     "Tensor[]": ("std::span<const Tensor>", "std::vector<SavedVariable>"),  # one edge per element
+    "Tensor?[]": ("std::span<const Tensor>", "std::vector<SavedVariable>"),  # undefined for None (index's)
     "Scalar": ("const Scalar&", "Scalar"),
     "Scalar?": ("const std::optional<Scalar>&", "std::optional<Scalar>"),
     "int": ("int64_t", "int64_t"),
@@ -69,11 +70,11 @@ class Arg:
     @property
     def is_tensor(self) -> bool:
         """A tensor input (a Tensor[] is one input of several edges)."""
-        return self.type in ("Tensor", "Tensor?", "Tensor[]")
+        return self.type in ("Tensor", "Tensor?", "Tensor[]", "Tensor?[]")
 
     @property
     def is_list(self) -> bool:
-        return self.type == "Tensor[]"
+        return self.type in ("Tensor[]", "Tensor?[]")
 
     def cpp_param(self) -> str:
         return CPP_TYPES[self.type][0] + " " + self.name
@@ -203,7 +204,7 @@ class Row:
 
 # ---- reading the rows --------------------------------------------------------------------------------
 
-ARG_RE = re.compile(r"^(Tensor\[\]|Tensor\??|Scalar\??|int\[1?\]\??|int\??|float\??|bool|str\??|ScalarType\?|Generator\?)(\(a!?\))? (\w+)"
+ARG_RE = re.compile(r"^(Tensor\??\[\]|Tensor\??|Scalar\??|int\[1?\]\??|int\??|float\??|bool|str\??|ScalarType\?|Generator\?)(\(a!?\))? (\w+)"
                     r"(?:=(.+))?$")
 
 
@@ -334,13 +335,16 @@ def read_row(raw: dict) -> Row:
 
 
 def check_list_row(row: Row) -> None:
-    """A Tensor[] input (cat's, stack's) has one edge per element; its formula returns one gradient per element
-    (a std::vector<Tensor>). For now it is the row's one tensor input: a list beside other edges (index_put's) needs
-    the edges flattened, which is not written yet."""
-    if row.front != "composite" or row.with_out or row.multi_output:
-        raise RowError(f"{row.name}: a Tensor[] argument is for composite rows with one output and no out")
-    if len(row.tensors) != 1:
-        raise RowError(f"{row.name}: a Tensor[] argument must be the row's only tensor input (not written yet)")
+    """A differentiable Tensor[] input (cat's, stack's) has one edge per element; its formula returns one gradient per
+    element (a std::vector<Tensor>). For now it is the row's one tensor input: a differentiable list beside other edges
+    needs the edges flattened, which is not written yet. A non-differentiable list (index's Tensor?[] indices) has no
+    edges and may stand beside other tensors."""
+    if row.front not in ("composite", "inplace") or row.with_out or row.multi_output:
+        raise RowError(f"{row.name}: a Tensor[] argument is for composite or inplace rows with one output and no out")
+    lists = [a for a in row.args if a.is_list and a.name in row.differentiable]
+    if lists and (len(row.tensors) != 1 or row.front != "composite"):
+        raise RowError(f"{row.name}: a differentiable Tensor[] must be a composite row's only tensor input "
+                       "(not written yet)")
     if not row.node:
         raise RowError(f"{row.name}: a row with a Tensor[] argument needs a node (not written yet for NotImplemented)")
 
@@ -533,7 +537,7 @@ def save_lines(r: Row) -> list[str]:
             if a.is_tensor and r.takes_out and a.name == first:
                 # The in-place form overwrites self: its formula reads a copy taken before.
                 lines.append(f"    {cond}rec.saved().{a.name} = out.is_same({a.name}) ? clone({a.name}) : {a.name};\n")
-            elif a.type in ("int[]", "Tensor[]"):
+            elif a.type == "int[]" or a.is_list:
                 lines.append(f"    {cond}rec.saved().{a.name}.assign({a.name}.begin(), {a.name}.end());\n")
             elif a.type == "int[]?":
                 lines.append(f"    if ({a.name}) rec.saved().{a.name}.emplace({a.name}->begin(), {a.name}->end());\n")

@@ -186,20 +186,21 @@ void setitem(const Tensor& self, nb::handle index, nb::handle value) {
 }
 
 // index_put's indices: a tuple or list of tensors, None for a whole dim (torch's Tensor?[]).
-std::vector<Tensor> optional_tensors(nb::handle seq, const char* fn) {
+// index_put's `indices` as torch's Python parser reads them: a tuple or list of tensors, None refused (x[:, i]
+// makes a None entry internally). `position` is the argument's position counting from 1 after self in a method;
+// torch's element message counts arguments from 0.
+std::vector<Tensor> index_tensors(nb::handle seq, const char* fn, int position) {
   if (!PyTuple_Check(seq.ptr()) && !PyList_Check(seq.ptr()))
-    throw dc::TypeError(dc::format("{}(): argument 'indices' must be tuple of Tensors, not {}", fn,
-                                   Py_TYPE(seq.ptr())->tp_name));
+    throw dc::TypeError(dc::format("{}(): argument 'indices' (position {}) must be tuple of Tensors, not {}", fn,
+                                   position, Py_TYPE(seq.ptr())->tp_name));
   std::vector<Tensor> out;
+  size_t k = 0;
   for (nb::handle item : seq) {
-    if (item.is_none()) {
-      out.emplace_back();
-    } else if (nb::isinstance<Tensor>(item)) {
-      out.push_back(nb::cast<Tensor>(item));
-    } else {
-      throw dc::TypeError(dc::format("{}(): argument 'indices' must be tuple of Tensors, but found element of type {}",
-                                     fn, Py_TYPE(item.ptr())->tp_name));
-    }
+    if (!nb::isinstance<Tensor>(item))
+      throw dc::TypeError(dc::format("expected Tensor as element {} in argument {}, but got {}", k, position - 1,
+                                     Py_TYPE(item.ptr())->tp_name));
+    out.push_back(nb::cast<Tensor>(item));
+    ++k;
   }
   return out;
 }
@@ -226,14 +227,14 @@ Tensor masked_fill_(const Tensor& self, const Tensor& mask, nb::handle value) {
 
 void bind_indexing(nb::module_& m, TensorClass& cls) {
   cls.def("index_put_", [](nb::handle self, nb::handle indices, const Tensor& values, bool accumulate) {
-        dc::index_put_(nb::cast<const Tensor&>(self), optional_tensors(indices, "index_put_"), values, accumulate);
+        dc::index_put_(nb::cast<const Tensor&>(self), index_tensors(indices, "index_put_", 1), values, accumulate);
         return nb::borrow(self);
       }, nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false)
       .def("index_put", [](const Tensor& self, nb::handle indices, const Tensor& values, bool accumulate) {
-        return dc::index_put(self, optional_tensors(indices, "index_put"), values, accumulate);
+        return dc::index_put(self, index_tensors(indices, "index_put", 1), values, accumulate);
       }, nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false);
   m.def("index_put", [](const Tensor& self, nb::handle indices, const Tensor& values, bool accumulate) {
-        return dc::index_put(self, optional_tensors(indices, "index_put"), values, accumulate);
+        return dc::index_put(self, index_tensors(indices, "index_put", 2), values, accumulate);
       }, nb::arg("input"), nb::arg("indices"), nb::arg("values"), nb::arg("accumulate") = false);
   cls.def("__getitem__", &getitem, nb::arg("index").none())
       .def("__setitem__", &setitem, nb::arg("index").none(), nb::arg("value").none())

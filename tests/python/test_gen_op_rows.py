@@ -427,6 +427,29 @@ def test_a_view_row_of_several_views_gives_them_one_node(tmp_path):
     assert "const std::vector<Tensor>& grads = c.grads;" in formula
 
 
+INDEX_PUT = '''
+[[op]]
+func = "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)"
+front = "inplace"
+python = []
+node = "IndexPutInplace"
+node_name = "IndexPutBackward0"
+derivative = { self = "index_put_self_backward(grad, indices, values.sizes(), accumulate)", values = "index(grad, indices)" }
+'''
+
+
+def test_a_non_differentiable_list_beside_self_is_saved_and_gets_no_edges(tmp_path):
+    out = generate_ok(tmp_path, INDEX_PUT)
+    gen = out / "ops/densecore/generated"
+    body = (gen / "ops.cpp").read_text()
+    assert "OpRecord<Op::IndexPutInplace> rec(self, {values});" in body
+    assert "rec.saved().indices.assign(indices.begin(), indices.end());" in body
+    assert "std::vector<SavedVariable> indices{};" in (gen / "saved.h").read_text()
+    formula = (gen / "formulas.inc").read_text()
+    assert "const std::vector<Tensor> indices = c.get(c.s.indices);" in formula
+    assert "c.need(1) ? Tensor(index(grad, indices)) : Tensor()" in formula
+
+
 
 BAD = {
     "node-without-derivative": (GOOD.replace('derivative = { self = "grad" }\n', ""), "node and derivative go together"),
@@ -492,15 +515,17 @@ BAD = {
     "inplace-function-form": (FILL.replace('python = ["method"]', 'python = ["function"]'), "one Python form is the method"),
     "formula-reads-the-generator": (FILL.replace('p = "zeros_like(grad)"', 'p = "f(grad, generator)"', 1),
                                     "cannot read the generator"),
-    "list-with-another-tensor": (CAT.replace("Tensor[] tensors,", "Tensor[] tensors, Tensor w,"), "the row's only tensor input"),
+    "list-with-another-tensor": (CAT.replace("Tensor[] tensors,", "Tensor[] tensors, Tensor w,"), "a composite row's only tensor input"),
     "list-in-a-unary-row": (CAT.replace('front = "composite"', 'front = "unary"\ndtype_rule = "same"\ndtypes = "all"'),
-                            "a Tensor[] argument is for composite rows"),
+                            "a Tensor[] argument is for composite or inplace rows"),
     "list-with-python-forms": (CAT.replace("python = []", 'python = ["function"]'), "arguments have generated Python forms"),
     "list-without-node": (CAT.replace('node = "Cat"\n', "").replace(
         'derivative = { tensors = "cat_tensors_backward(grad, tensors.sizes(), dim)" }\n', ""), "needs a node"),
     "list-result-composite": (CAT.replace("-> Tensor", "-> Tensor[]"), "a row returning Tensor[] is a view row"),
     "list-result-with-python-forms": (UNBIND.replace("python = []", 'python = ["method"]'), "a row returning Tensor[] is a view row"),
     "list-result-reads-result": (UNBIND.replace("unbind_backward(grads,", "unbind_backward(result,"), "reads `grads`, not the result"),
+    "differentiable-list-beside-self": (INDEX_PUT.replace('values = "index(grad, indices)"', 'indices = "f(grad)"'),
+                                        "a differentiable Tensor[] must be a composite row's only tensor input"),
     "binary-with-unknown-dtype-rule": (
         BINARY.replace('dtype_rule = "float"', 'dtype_rule = "int"'), "binary row's dtype_rule is same"),
 }

@@ -860,6 +860,38 @@ MULTI_VIEWS = {
 }
 
 
+# Advanced indexing: index.Tensor (x[tensor]), index_put_ (x[tensor] = v, Tensor.index_put_) and torch.index_put. The
+# indices are non_differentiable and saved, so editing one in place breaks the backward, as in torch.
+_IDX = ("x = torch.randn(4, 5, dtype=torch.float64).requires_grad_(); v = torch.randn(3, 5, dtype=torch.float64)"
+        ".requires_grad_(); i = torch.tensor([2, 0, 2])")
+INDEXING = {
+    "index-rows": _grad_case(_IDX, "x[i]"),
+    "index-dup-cols": _grad_case(_IDX, "x[:, i]"),
+    "index-two": _grad_case(_IDX, "x[i, torch.tensor([1, 4, 1])]"),
+    "index-mask": _grad_case(_IDX, "x[x > 0]"),
+    "index-method": _grad_case(_IDX, "x.index_select(0, i) + x[i]"),
+    "index-edited-index": oracle.raises(RuntimeError, _IDX + "; y = x[i]; i.add_(1); y.sum().backward(); out = x.grad"),
+    "index-put-accumulate": ("%s; y = x * 1; y.index_put_((i,), v, accumulate=True); y.backward(torch.randn(4, 5, dtype=torch.float64)); "
+                             "out = [y, x.grad, v.grad, grad_fn_name(y)]" % _IDX),
+    "index-put-last-wins": ("%s; y = x * 1; y.index_put_((i,), v); y.backward(torch.randn(4, 5, dtype=torch.float64)); "
+                            "out = [y, x.grad, v.grad, grad_fn_name(y)]" % _IDX),
+    "index-put-functional": _grad_case(_IDX, "torch.index_put(x, (i,), v, True)", ("x", "v")),
+    # torch's parser takes no None in a Python list of indices (x[:, idx] makes it internally).
+    "index-put-none-index": oracle.raises(TypeError, _IDX + "; out = torch.index_put(x, (None, i), v)"),
+    "index-put-method-none-index": oracle.raises(TypeError, _IDX + "; out = x.detach().index_put_((None, i), v)"),
+    "index-put-method-int-index": oracle.raises(TypeError, _IDX + "; out = x.detach().index_put([i, 3], v)"),
+    "index-put-not-a-tuple": oracle.raises(TypeError, _IDX + "; out = torch.index_put(x, i, v)"),
+    "index-put-method-not-a-tuple": oracle.raises(TypeError, _IDX + "; out = x.detach().index_put_(5, v)"),
+    "setitem-tensor": ("%s; y = x * 1; y[i] = v; y.backward(torch.randn(4, 5, dtype=torch.float64)); "
+                       "out = [y, x.grad, v.grad, grad_fn_name(y)]" % _IDX),
+    "setitem-mask-scalar": ("%s; y = x * 1; y[y > 0] = 2.0; y.backward(torch.randn(4, 5, dtype=torch.float64)); "
+                            "out = [y, x.grad, grad_fn_name(y)]" % _IDX),
+    "index-put-leaf": oracle.raises(RuntimeError, _IDX + "; out = x.index_put_((i,), v)"),
+    "index-put-edited-index": oracle.raises(RuntimeError, _IDX + "; y = x * 1; y.index_put_((i,), v); i.add_(1); "
+                                            "y.sum().backward(); out = v.grad"),
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -868,7 +900,7 @@ ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,
-        "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS}
+        "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS, "indexing": INDEXING}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -81,15 +81,8 @@ Grads formula(const Ctx<op>& c) = delete;
 // clang-format off
 // ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
 // copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
-template <> Grads formula<Op::Index>(const Ctx<Op::Index>& c) {  // index_backward: zeros.index_put_(indices, grad, True)
-  return {index_backward(c.g, c.s.self_sizes, c.g.dtype(), c.get(c.s.indices))}; }
 template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
 template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
-// ---- index_put_ (issue 7) ----
-template <> Grads formula<Op::IndexPut>(const Ctx<Op::IndexPut>& c) {  // self: see helper; values: grad.index(indices)
-  const std::vector<Tensor> indices = c.get(c.s.indices);
-  return {c.need(0) ? index_put_self_backward(c.g, indices, c.s.values_sizes, c.s.accumulate) : Tensor(),
-          c.need(1) ? index(c.g, indices) : Tensor()}; }
 template <> Grads formula<Op::NotImplemented>(const Ctx<Op::NotImplemented>& c) {
   throw Error(format("derivative for aten::{} is not implemented", c.s.op_name)); }
 // clang-format on

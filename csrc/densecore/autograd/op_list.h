@@ -7,10 +7,8 @@
 #include "densecore/generated/op_rows.h"
 
 #define DC_DIFFERENTIABLE_OPS(X) \
-  X(Index)                       \
   X(Clone)                       \
   X(ToCopy)                      \
-  X(IndexPut)                    \
   X(NotImplemented)               \
   DC_GENERATED_OPS(X)
 

@@ -71,17 +71,6 @@ struct SavedSelfSizes : NoTensorsSaved {
 
 // ---- indexing and joins (ops/index.cpp, join.cpp, creation.cpp) -----------------------------------
 
-template <> struct Saved<Op::Index> {
-  std::vector<SavedVariable> indices;
-  Shape self_sizes;
-  auto variables() { return std::tie(indices); }
-};
-template <> struct Saved<Op::IndexPut> {
-  std::vector<SavedVariable> indices;
-  Shape values_sizes;
-  bool accumulate = false;
-  auto variables() { return std::tie(indices); }
-};
 
 // ---- copies (ops/copy.cpp) ---------------------------------------------------------------------------
 

@@ -466,12 +466,8 @@ Tensor nonzero(const Tensor& self) {
   return out;
 }
 
-Tensor index(const Tensor& self, std::span<const Tensor> indices) {
-  OpRecord<Op::Index> rec({self});
-  if (rec.active()) {
-    rec.saved().self_sizes = self.sizes();
-    for (const Tensor& t : indices) rec.saved().indices.emplace_back(t);
-  }
+// index.Tensor's row records IndexBackward0 around it.
+Tensor impl::index_forward(const Tensor& self, std::span<const Tensor> indices) {
   const AdvancedIndex info = make_info(self, indices);
   const Shape& shape = info.src.sizes();
   std::vector<Strides> operands{operand_strides(shape, shape, info.src.strides())};
@@ -484,7 +480,7 @@ Tensor index(const Tensor& self, std::span<const Tensor> indices) {
   for_each_indexed(info, out_strides, 0, [&](int64_t src, int64_t dst) {
     copy_element(out.storage()->data(), dst, self.storage()->data(), src, item);
   });
-  return rec.finish(out);
+  return out;
 }
 
 namespace {
@@ -520,34 +516,19 @@ void index_put_impl(const Tensor& self, std::span<const Tensor> indices, const T
 
 }  // namespace
 
-const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value) {
-  return index_put_(self, indices, value, false);
-}
-
-const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
-  OpRecord<Op::IndexPut> rec(self, {value});  // IndexPutBackward0
-  if (rec.active()) {
-    rec.saved().values_sizes = value.sizes();
-    rec.saved().accumulate = accumulate;
-    for (const Tensor& t : indices) rec.saved().indices.emplace_back(t);
-  }
-  index_put_impl(self, indices, value, accumulate);
-  rec.finish(self);
+// index_put_'s and index_put's rows record IndexPutBackward0 around these.
+const Tensor& native::index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& values,
+                                 bool accumulate) {
+  index_put_impl(self, indices, values, accumulate);
   return self;
 }
 
-
-Tensor index_put(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate) {
-  OpRecord<Op::IndexPut> rec({self, value});  // IndexPutBackward0 on the out-of-place op
-  if (rec.active()) {
-    rec.saved().values_sizes = value.sizes();
-    rec.saved().accumulate = accumulate;
-    for (const Tensor& t : indices) rec.saved().indices.emplace_back(t);
-  }
+Tensor impl::index_put_forward(const Tensor& self, std::span<const Tensor> indices, const Tensor& values,
+                               bool accumulate) {
   Tensor out = clone(self);
-  index_put_impl(out, indices, value, accumulate);
+  index_put_impl(out, indices, values, accumulate);
   reset_version(out);  // a new tensor starts at version 0
-  return rec.finish(out);
+  return out;
 }
 
 Tensor get_item(const Tensor& self, std::span<const TensorIndex> indices) {

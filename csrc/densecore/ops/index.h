@@ -37,16 +37,10 @@ Tensor get_item(const Tensor& self, std::span<const TensorIndex> indices);
 /// x[indices] = value (value already a tensor; Python scalars become 0-dim tensors of self's dtype).
 void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Tensor& value);
 
-/// torch.Tensor.index with optional (undefined = ':') index tensors: long/int/byte/bool.
-Tensor index(const Tensor& self, std::span<const Tensor> indices);
-/// torch.Tensor.index_put_ without accumulate: with duplicate indices the last write (in row-major
-/// order of the indexed shape) wins, as torch's serial CPU kernel does.
-const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value);
-/// index_put_ with accumulate=True: self[indices] += value, duplicates added one after another in
-/// row-major order of the indexed shape (torch's serial CPU accumulate kernel, IndexKernel.cpp).
-const Tensor& index_put_(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate);
-/// torch.index_put: index_put_ applied to a copy of self.
-Tensor index_put(const Tensor& self, std::span<const Tensor> indices, const Tensor& value, bool accumulate = false);
+// index(self, indices) (torch.Tensor.index: optional, undefined = ':', index tensors of long/int/byte/bool),
+// index_put_(self, indices, values, accumulate = false) and index_put(...) are rows (generated/ops.h). Without
+// accumulate, with duplicate indices the last write (in row-major order) wins; with it, duplicates are added one
+// after another in index order.
 /// self.index_add_(dim, index, source): slices of source added in index order (index_add_cpu_).
 const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
 /// self.scatter_add_(dim, index, src): src[i] added at index[i] along dim, in index order.
