@@ -240,13 +240,10 @@ void bind_indexing(nb::module_& m, TensorClass& cls) {
       .def("__setitem__", &setitem, nb::arg("index").none(), nb::arg("value").none())
       .def("masked_fill", &masked_fill, nb::arg("mask"), nb::arg("value"))
       .def("masked_fill_", &masked_fill_, nb::arg("mask"), nb::arg("value"))
-      .def("nonzero", &dc::nonzero)
-      .def("scatter_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_(t, d, i, s); },
-           nb::arg("dim"), nb::arg("index"), nb::arg("src"))
-      .def("scatter_add_", [](const Tensor& t, int64_t d, const Tensor& i, const Tensor& s) { return dc::scatter_add_(t, d, i, s); },
-           nb::arg("dim"), nb::arg("index"), nb::arg("src"));
+      .def("nonzero", &dc::nonzero);
   m.def("masked_fill", &masked_fill, nb::arg("input"), nb::arg("mask"), nb::arg("value"));
-  // index_select, gather, scatter (its src form) and scatter_add are op rows: their Python forms are generated
+  // index_select, gather, scatter (its src form), scatter_add and their in-place forms are op rows: their Python forms
+  // are generated
   // (csrc/op_rows.toml).
   m.def("nonzero", &dc::nonzero, nb::arg("input"));
   m.def("_dev_tensor", [](nb::handle data, std::optional<dc::DType> dtype) { return tensor_from_data(data, dtype, false); },

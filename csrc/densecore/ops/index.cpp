@@ -8,7 +8,6 @@
 #include <cstring>
 #include <numeric>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
@@ -489,7 +488,7 @@ void index_put_impl(const Tensor& self, std::span<const Tensor> indices, const T
   check_index_types(indices);
   if (!accumulate)
     if (auto mask = masked_fill_mask(self, indices, value)) {
-      masked_fill_(self, *mask, item(value));
+      native::masked_fill_(self, *mask, item(value));
       return;
     }
   const AdvancedIndex info = make_info(self, indices);
@@ -623,22 +622,17 @@ void fill_masked(const Tensor& self, const Tensor& mask, const Scalar& value) {
 
 }  // namespace
 
-const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  OpRecord<Op::MaskedFill> rec(self, {});  // MaskedFillBackward0: grad.masked_fill(mask, 0)
-  if (rec.active()) rec.saved().mask = mask;
+// masked_fill_'s rows record MaskedFillBackward0 / MaskedFillBackward1 around these.
+const Tensor& native::masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
   fill_masked(self, mask, value);
-  rec.finish(self);
   return self;
 }
 
-const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
+const Tensor& native::masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
   check(value.dim() == 0,
         "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
         value.dim());
-  OpRecord<Op::MaskedFillTensor> rec(self, {value});  // MaskedFillBackward1
-  if (rec.active()) rec.saved().mask = mask;
   fill_masked(self, mask, item(value));
-  rec.finish(self);
   return self;
 }
 
@@ -648,7 +642,7 @@ template <class Value>
 Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Value& value) {
   const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
   Tensor out = clone(expand(self, shape));
-  masked_fill_(out, mask, value);
+  native::masked_fill_(out, mask, value);
   reset_version(out);  // a new tensor starts at version 0, as torch's result does
   return out;
 }
@@ -759,13 +753,6 @@ const Tensor& scatter_impl(const char* fn, const Tensor& self, int64_t dim, cons
   return self;
 }
 
-// What ScatterBackward0 / ScatterAddBackward0 read: the index and the (wrapped) dim.
-template <Op op>
-void save_scatter(OpRecord<op>& rec, const Tensor& self, int64_t dim, const Tensor& index) {
-  if (!rec.active()) return;
-  rec.saved().dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-  rec.saved().index = index;
-}
 
 // torch.scatter / scatter_add: the in-place kernel on a copy of self.
 Tensor scatter_copy(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
@@ -778,20 +765,13 @@ Tensor scatter_copy(const char* fn, const Tensor& self, int64_t dim, const Tenso
 
 }  // namespace
 
-const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  OpRecord<Op::ScatterAdd> rec(self, {src});  // ScatterAddBackward0: self grad, src grad.gather(dim, index)
-  save_scatter(rec, self, dim, index);
-  scatter_impl("scatter_add", self, dim, index, src, /*accumulate=*/true);
-  rec.finish(self);
-  return self;
+// scatter_add_'s and scatter_.src's rows record ScatterAddBackward0 / ScatterBackward0 around these.
+const Tensor& native::scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl("scatter_add", self, dim, index, src, /*accumulate=*/true);
 }
 
-const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  OpRecord<Op::Scatter> rec(self, {src});  // ScatterBackward0
-  save_scatter(rec, self, dim, index);
-  scatter_impl("scatter", self, dim, index, src, /*accumulate=*/false);
-  rec.finish(self);
-  return self;
+const Tensor& native::scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl("scatter", self, dim, index, src, /*accumulate=*/false);
 }
 
 // scatter.src and scatter_add are op rows: these are their forwards.

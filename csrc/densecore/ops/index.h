@@ -43,18 +43,13 @@ void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Te
 // after another in index order.
 /// self.index_add_(dim, index, source): slices of source added in index order (index_add_cpu_).
 const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
-/// self.scatter_add_(dim, index, src): src[i] added at index[i] along dim, in index order.
-const Tensor& scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
-/// self.scatter_(dim, index, src): src[i] written at index[i] along dim; with duplicates the last wins.
-const Tensor& scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
-// torch.scatter (scatter.src) and torch.scatter_add, the in-place forms applied to a copy of self, are op rows
-// (csrc/op_rows.toml); the in-place forms above record their nodes.
+// self.scatter_add_(dim, index, src) (src[i] added at index[i] along dim, in index order) and self.scatter_(dim,
+// index, src) (src[i] written at index[i] along dim; with duplicates the last wins) are rows, and so are
+// torch.scatter (scatter.src) and torch.scatter_add, the in-place forms applied to a copy of self.
 
 // index_select, gather and masked_fill (both values) are op rows (csrc/op_rows.toml), declared in
 // densecore/generated/ops.h; their forwards impl::<name>_forward are in index.cpp.
-/// The in-place forms record the masked_fill rows' nodes (MaskedFillBackward0 / MaskedFillBackward1).
-const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);
-const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value);
+// masked_fill_ (a Scalar or a 0-dim Tensor value) is a row too.
 /// The (n, ndim) int64 coordinates of the nonzero elements, row-major (torch.nonzero).
 Tensor nonzero(const Tensor& self);
 
