@@ -463,7 +463,7 @@ def gen_saved_h(rows: list[Row]) -> str:
         fields = [(a.cpp_saved_type(), a.name) for a in r.args if a.name in r.saves]
         fields += [(attr_type(r, t, attr), f"{t}_{attr}") for t, attr in r.saved_attrs]
         fields += [("SavedVariable", o) for o in r.outputs if o in r.saves]
-        tensors = [n for t, n in fields if t == "SavedVariable"]
+        tensors = [n for t, n in fields if t in ("SavedVariable", "std::vector<SavedVariable>")]  # released after backward
         out.append(f"template <> struct Saved<Op::{r.node}> {{\n")
         out.extend(f"  {t} {n}{'' if t == 'SavedVariable' else '{}'};\n" for t, n in fields)
         out.append(f"  auto variables() {{ return std::tie({', '.join(tensors)}); }}\n}};\n")

@@ -86,7 +86,7 @@ void bind_autograd(nb::module_& m, TensorClass& cls) {
         if (dc::AutogradMeta* m = dc::autograd_meta(nb::cast<dc::Tensor>(self))) {
           m->grad_fn = nullptr;
           m->output_nr = 0;
-          m->requires_grad = false;
+          m->requires_grad_ = false;
         }
         return nb::borrow(self);
       });

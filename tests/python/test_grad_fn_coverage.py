@@ -32,7 +32,7 @@ NOT_OPS = {
 
 # Calls torch takes that DenseCore refuses with NotImplementedError or TypeError (it computes nothing,
 # so no gradient can be wrong). Each is a gap listed in docs/exactness.md: pow with a general exponent
-# needs Sleef_powf lanes; tensor bounds for clamp/clip; lerp; normal with tensor arguments; one-argument
+# needs Sleef_powf lanes; lerp; normal with tensor arguments; one-argument
 # where; cross_entropy with probability targets; the deprecated add/sub(input, alpha, other) overload;
 # copy_ from a number; squeeze with several positional dims; Tensor.to(2.5) (torch reads the number as
 # float64; DenseCore raises RuntimeError); norm(x, 2.5)'s backward (pow(x, 0.5 - ...) needs Sleef_powf).
@@ -40,8 +40,7 @@ KNOWN_REFUSALS = {
     (w, n, p)
     for w in ("torch", "method")
     for n, pats in {
-        "add": ("x,1,2", "x,0,1"), "sub": ("x,1,2", "x,0,1"), "clamp": ("x,x", "x,x,x"), "clip": ("x,x", "x,x,x"),
-        "lerp": ("x,x,x",), "pow": ("x,x", "x,2.5"),
+        "add": ("x,1,2", "x,0,1"), "sub": ("x,1,2", "x,0,1"), "lerp": ("x,x,x",), "pow": ("x,x", "x,2.5"),
     }.items()
     for p in pats
 } | {(w, n, p) for w, n in (("torch", "subtract"), ("method", "subtract"), ("method", "subtract_"))
@@ -50,8 +49,7 @@ KNOWN_REFUSALS = {
 } | {("torch", "where", "x"), ("F", "cross_entropy", "x,x"), ("method", "squeeze", "x,0,1"), ("method", "to", "x,2.5"),
      ("torch", "norm", "x,2.5"), ("method", "norm", "x,2.5")} | {
     ("method", n, p) for n, pats in {
-        "add_": ("x,1,2", "x,0,1"), "sub_": ("x,1,2", "x,0,1"), "clamp_": ("x,x", "x,x,x"), "clip_": ("x,x", "x,x,x"),
-        "lerp_": ("x,x,x",), "pow_": ("x,x", "x,2.5"), "copy_": ("x,2.5", "x,1", "x,0", "x,-1"),
+        "add_": ("x,1,2", "x,0,1"), "sub_": ("x,1,2", "x,0,1"), "lerp_": ("x,x,x",), "pow_": ("x,x", "x,2.5"), "copy_": ("x,2.5", "x,1", "x,0", "x,-1"),
     }.items() for p in pats
 }
 

@@ -682,6 +682,33 @@ WITH_OUT = {
         "x = torch.randn(4).requires_grad_(); torch.floor_divide(x, 2.0).sum().backward(); out = x.grad")),
     "floor-divide-inplace-backward": oracle.raises(RuntimeError, (
         "x = torch.randn(4).requires_grad_(); y = x * 1; y.floor_divide_(2.0); y.sum().backward(); out = x.grad")),
+    # clamp with tensor bounds (ClampBackward0): elements equal to a bound, crossed bounds (min > max), one bound.
+    **{f"clamp-tensor-{k}": _grad_case(
+        "x = torch.tensor([[-2.0, -1.0, 0.0, 0.5], [1.0, 2.0, 3.0, -0.5]]).requires_grad_(); "
+        "lo = torch.tensor([-1.0, 0.0, 1.0, 0.5]).requires_grad_(); hi = torch.tensor([[1.0], [0.25]]).requires_grad_()",
+        e, g) for k, e, g in (("both", "torch.clamp(x, lo, hi)", ("x", "lo", "hi")),
+                              ("min", "torch.clamp(x, min=lo)", ("x", "lo")),
+                              ("max", "x.clamp(max=hi)", ("x", "hi")),
+                              ("clip", "torch.clip(x, lo.detach(), hi)", ("x", "hi")),
+                              ("only-bounds", "torch.clamp(x.detach(), lo, hi)", ("lo", "hi")))},
+    # Every order of self against two bounds (ties, equal bounds, crossed bounds), NaN and signed zeros.
+    "clamp-tensor-grid": _grad_case(
+        "v = [0.0, 1.0, 2.0, float('nan'), -0.0]; import itertools; t = list(itertools.product(v, v, v)); "
+        "x = torch.tensor([a for a, _, _ in t], dtype=torch.float64).requires_grad_(); "
+        "lo = torch.tensor([b for _, b, _ in t], dtype=torch.float64).requires_grad_(); "
+        "hi = torch.tensor([c for _, _, c in t], dtype=torch.float64).requires_grad_()",
+        "torch.clamp(x, lo, hi)", ("x", "lo", "hi")),
+    "clamp-tensor-grid-one-bound": _grad_case(
+        "x = torch.tensor([0.0, 1.0, 2.0, float('nan'), 1.0, -0.0, float('nan')]).requires_grad_(); "
+        "lo = torch.tensor([1.0, 1.0, 1.0, 1.0, float('nan'), 0.0, float('nan')]).requires_grad_()",
+        "torch.clamp(x, lo) + torch.clamp(x, max=lo)", ("x", "lo")),
+    "clamp-tensor-inplace": ("x = torch.randn(3, 4).requires_grad_(); lo = torch.randn(4).requires_grad_(); y = x * 1; "
+                             "y.clamp_(lo, None); y.backward(torch.randn(3, 4)); out = [y, x.grad, lo.grad, grad_fn_name(y)]"),
+    "clamp-tensor-next": ("x = torch.randn(3).requires_grad_(); y = torch.clamp(x, max=torch.zeros(3)); "
+                          "out = [len(y.grad_fn.next_functions), y.grad_fn.next_functions[1][0]]"),
+    "clamp-tensor-self-edited": oracle.raises(RuntimeError, (
+        "x = torch.randn(3).requires_grad_(); a = x * 1; y = torch.clamp(a, torch.zeros(3)); a.add_(1); "
+        "y.sum().backward(); out = x.grad")),
     "div-bad-mode": oracle.raises(RuntimeError, "out = torch.div(torch.ones(2), 2, rounding_mode='round')"),
     "div-out-requires-grad": oracle.raises(RuntimeError, (
         "x = torch.randn(3).requires_grad_(); out = torch.div(x, 2.0, rounding_mode='floor', out=torch.empty(3))")),

@@ -232,6 +232,58 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optiona
   return where(lt(), grad, zero);
 }
 
+// clamp with tensor bounds in torch 2.14.1, measured against it over every order of self and the bounds (ties,
+// equal and crossed bounds, NaN, signed zeros): each input gets the gradient where the result is it, half of it
+// where self ties a bound the other bound is strictly beyond; crossed bounds (min > max) give max all of it. With one
+// bound, self and the bound each get it unless strictly on the far side (so a NaN gives both all of it).
+namespace {
+Tensor both(const Tensor& a, const Tensor& b) { return where(a, b, a); }    // a & b
+Tensor either(const Tensor& a, const Tensor& b) { return where(a, a, b); }  // a | b
+Tensor cmp(CompareOp op, const Tensor& a, const Tensor& b) { return compare(op, a, b); }
+// grad where `all`, grad / 2 where `half_of`, else 0.
+Tensor share(const Tensor& grad, const Tensor& all, const Tensor& half_of) {
+  const Tensor zero = value_to_tensor(Scalar::from_int(0), grad.dtype());
+  return where(all, grad, where(half_of, div(grad, wrapped_scalar_tensor(Scalar::from_int(2))), zero));
+}
+// The one-bound rule: grad unless `beyond`, half at a tie.
+Tensor share_unless(const Tensor& grad, const Tensor& beyond, const Tensor& tie) {
+  const Tensor zero = value_to_tensor(Scalar::from_int(0), grad.dtype());
+  return where(beyond, zero, where(tie, div(grad, wrapped_scalar_tensor(Scalar::from_int(2))), grad));
+}
+}  // namespace
+
+Tensor clamp_backward(const Tensor& grad, const Tensor& self, const Tensor& min, const Tensor& max) {
+  if (min.defined() && max.defined()) {
+    const Tensor outside = either(cmp(CompareOp::Lt, self, min), cmp(CompareOp::Gt, self, max));
+    const Tensor tie = either(both(cmp(CompareOp::Eq, self, min), cmp(CompareOp::Lt, self, max)),
+                              both(cmp(CompareOp::Eq, self, max), cmp(CompareOp::Gt, self, min)));
+    return share_unless(grad, outside, tie);
+  }
+  if (min.defined()) return share_unless(grad, cmp(CompareOp::Lt, self, min), cmp(CompareOp::Eq, self, min));
+  if (max.defined()) return share_unless(grad, cmp(CompareOp::Gt, self, max), cmp(CompareOp::Eq, self, max));
+  return grad;
+}
+
+std::tuple<Tensor, Tensor> clamp_backward_min_max(const Tensor& grad, const Tensor& self, const Tensor& min,
+                                                  const Tensor& max, const std::array<bool, 2>& grad_input_mask) {
+  std::tuple<Tensor, Tensor> ret;
+  if (!grad.defined()) return ret;
+  if (min.defined() && max.defined()) {
+    const Tensor ordered = cmp(CompareOp::Le, min, max);
+    if (grad_input_mask[0])
+      std::get<0>(ret) = share(grad, both(cmp(CompareOp::Lt, self, min), ordered),
+                               both(cmp(CompareOp::Eq, self, min), cmp(CompareOp::Lt, self, max)));
+    if (grad_input_mask[1])
+      std::get<1>(ret) = share(grad, either(both(cmp(CompareOp::Gt, self, max), ordered), cmp(CompareOp::Lt, max, min)),
+                               both(cmp(CompareOp::Eq, self, max), cmp(CompareOp::Gt, self, min)));
+  } else if (min.defined() && grad_input_mask[0]) {
+    std::get<0>(ret) = share_unless(grad, cmp(CompareOp::Gt, self, min), cmp(CompareOp::Eq, self, min));
+  } else if (max.defined() && grad_input_mask[1]) {
+    std::get<1>(ret) = share_unless(grad, cmp(CompareOp::Lt, self, max), cmp(CompareOp::Eq, self, max));
+  }
+  return ret;
+}
+
 Tensor max_min_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_side, bool is_max) {
   Tensor r = where(compare(CompareOp::Eq, self, other), div(grad, wrapped_scalar_tensor(Scalar::from_int(2))), grad);
   // self side of maximum zeroes where self < other; other side where self > other (swapped for minimum).

@@ -2,9 +2,11 @@
 // (torch/csrc/autograd/FunctionsManual.cpp: mm_mat1_backward, slice_backward, split_backward, ...).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "densecore/core/dtype.h"
@@ -83,6 +85,13 @@ Tensor index_put_self_backward(const Tensor& grad, std::span<const Tensor> indic
 Tensor scatter_self_backward(const Tensor& grad, int64_t dim, const Tensor& index);
 /// masked_fill_backward for the value: grad.masked_select(mask).sum().
 Tensor masked_fill_value_backward(const Tensor& grad, const Tensor& mask);
+/// clamp_backward (ClampBackward0, tensor bounds; undefined = None): self's share of grad (torch 2.14.1's rule,
+/// measured: the full gradient inside the bounds, half at a tie with a bound).
+Tensor clamp_backward(const Tensor& grad, const Tensor& self, const Tensor& min, const Tensor& max);
+/// clamp_backward_min_max (ClampBackward0): each bound's share of the gradient where the result is that bound
+/// (halved at a tie with self; crossed bounds give max everything); only those grad_input_mask asks for.
+std::tuple<Tensor, Tensor> clamp_backward_min_max(const Tensor& grad, const Tensor& self, const Tensor& min,
+                                                  const Tensor& max, const std::array<bool, 2>& grad_input_mask);
 /// clamp_backward (ClampBackward1): grad where min < self < max (strictly, as torch 2.14.1), else 0.
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max);

@@ -110,7 +110,7 @@ void OpRecordBase::finish(std::span<const Tensor> outs) {
     AutogradMeta& m = ensure_autograd_meta(outs[i]);
     m.grad_fn = node_;
     m.output_nr = static_cast<uint32_t>(i);
-    m.requires_grad = false;  // non-leaf: requires_grad comes from grad_fn
+    m.requires_grad_ = false;  // non-leaf: requires_grad comes from grad_fn
     node_->input_meta.push_back({outs[i].sizes(), outs[i].dtype()});
   }
 }

@@ -112,18 +112,17 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   return {};
 }
 
-AutogradMeta* autograd_meta(const Tensor& t) { return t.impl()->autograd.get(); }
+// Every tensor's autograd state is an AutogradMeta: this layer is the only one that makes one.
+AutogradMeta* autograd_meta(const Tensor& t) { return static_cast<AutogradMeta*>(t.impl()->autograd.get()); }
 
 AutogradMeta& ensure_autograd_meta(const Tensor& t) {
   auto& m = t.impl()->autograd;
   if (!m) m = std::make_shared<AutogradMeta>();
-  return *m;
+  return static_cast<AutogradMeta&>(*m);
 }
 
-bool requires_grad(const Tensor& t) {
-  const AutogradMeta* m = autograd_meta(t);
-  if (!m) return false;
-  return m->requires_grad || m->grad_fn || (m->view && requires_grad(m->view->base));
+bool AutogradMeta::requires_grad() const {
+  return requires_grad_ || grad_fn || (view && dc::requires_grad(view->base));
 }
 
 void set_requires_grad(const Tensor& t, bool value) {
@@ -133,7 +132,7 @@ void set_requires_grad(const Tensor& t, bool value) {
   check(!value || is_floating(t.dtype()),
         "only Tensors of floating point and complex dtype can require gradients");
   if (!value && !autograd_meta(t)) return;
-  ensure_autograd_meta(t).requires_grad = value;
+  ensure_autograd_meta(t).requires_grad_ = value;
 }
 
 bool is_leaf(const Tensor& t) {
@@ -165,7 +164,7 @@ Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = autograd_meta(t);
   if (!m) return {};
   if (std::shared_ptr<Node> fn = grad_fn(t)) return {std::move(fn), m->output_nr};
-  if (!m->requires_grad) return {};
+  if (!m->requires_grad_) return {};
   std::lock_guard<std::mutex> lock(m->mutex);  // one accumulator per leaf, whichever thread asks first
   std::shared_ptr<Node> acc = m->grad_accumulator.lock();
   if (!acc) {
@@ -187,7 +186,7 @@ void retain_grad(const Tensor& t) {
     auto impl = weak.lock();
     if (!impl) return;
     const Tensor var(impl);
-    const uint32_t nr = impl->autograd->output_nr;
+    const uint32_t nr = autograd_meta(var)->output_nr;
     if (nr >= grads.size() || !grads[nr].defined()) return;
     const Tensor old = grad(var);
     set_grad(var, old.defined() ? add(old, grads[nr], Scalar::from_int(1)) : clone(grads[nr]));

@@ -98,11 +98,12 @@ struct ViewMeta {
 };
 
 /// What a tensor taking part in autograd carries (torch's AutogradMeta).
-struct AutogradMeta {
+struct AutogradMeta final : AutogradMetaInterface {
+  bool requires_grad() const override;
   /// Guards what backward and forward may touch from different threads on a shared tensor: the
   /// cached accumulator, .grad accumulation, a view's refreshed grad_fn (torch's AutogradMeta::mutex_).
   std::mutex mutex;
-  bool requires_grad = false;
+  bool requires_grad_ = false;  // the leaf's own flag (torch's requires_grad_)
   bool retains_grad = false;
   Tensor grad;                                // .grad
   std::shared_ptr<Node> grad_fn;              // null for leaves; for views see grad_fn() below
@@ -124,8 +125,7 @@ struct AccumulateGrad : Node {
 // ---- Tensor autograd accessors (free functions: the core Tensor knows nothing of autograd) ----
 AutogradMeta* autograd_meta(const Tensor& t);  // null when the tensor has none
 AutogradMeta& ensure_autograd_meta(const Tensor& t);
-/// Own flag, or a grad_fn, or (for a differentiable view) a base that requires grad.
-bool requires_grad(const Tensor& t);
+// requires_grad(t) is core's (core/tensor.h), through AutogradMeta::requires_grad.
 /// torch's requires_grad_ / the requires_grad setter: only leaves may change it.
 void set_requires_grad(const Tensor& t, bool requires_grad);
 /// No grad_fn recorded (the field itself, as torch's is_leaf: a stale view is not refreshed).

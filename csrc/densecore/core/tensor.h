@@ -25,7 +25,14 @@ struct Layout {
   bool operator==(const Layout&) const = default;
 };
 
-struct AutogradMeta;  // defined by the autograd layer; null unless the tensor takes part in autograd
+/// What the layers below autograd may ask of a tensor's autograd state (torch's c10::AutogradMetaInterface): the
+/// autograd layer's AutogradMeta implements it. Ops ask it to pick a path as ATen's do (matmul's fold, SDPA's
+/// backend choice); they never record.
+struct AutogradMetaInterface {
+  virtual ~AutogradMetaInterface() = default;
+  /// Its own flag, or a grad_fn, or (a differentiable view) a base that requires grad.
+  virtual bool requires_grad() const = 0;
+};
 
 /// Shared by a tensor and all its views; bumped by every in-place write (torch's _version).
 struct VersionCounter {
@@ -40,7 +47,7 @@ struct TensorImpl {
   int64_t numel = 1;   // product of sizes, checked for overflow whenever the layout is set
   DType dtype = DType::Float32;
   std::shared_ptr<VersionCounter> version = std::make_shared<VersionCounter>();
-  std::shared_ptr<AutogradMeta> autograd;
+  std::shared_ptr<AutogradMetaInterface> autograd;  // null unless the tensor takes part in autograd
   // A Python number turned into a 0-dim tensor for type promotion (torch's is_wrapped_number).
   bool is_wrapped_number = false;
 
@@ -107,6 +114,12 @@ class Tensor {
  private:
   std::shared_ptr<TensorImpl> impl_;
 };
+
+/// t.requires_grad (AutogradMetaInterface::requires_grad; false for a tensor without autograd state).
+inline bool requires_grad(const Tensor& t) {
+  const AutogradMetaInterface* m = t.impl()->autograd.get();
+  return m != nullptr && m->requires_grad();
+}
 
 /// torch's assert_no_internal_overlap: Error when a size>1 dim of t has stride 0 (a write through t
 /// would hit one element several times).

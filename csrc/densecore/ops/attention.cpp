@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/stubs/flash_attention_stubs.h"
 #include "densecore/ops/copy.h"

@@ -6,7 +6,6 @@
 #include <array>
 #include <cstring>
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
 #include "densecore/ops/copy.h"
@@ -132,11 +131,9 @@ Tensor impl::clamp_forward(const Tensor& a, const std::optional<Scalar>& min, co
   });
 }
 
-Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out) {
+// clamp.Tensor's row (ClampBackward0) records around it.
+Tensor impl::clamp_forward(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out) {
   check(min.defined() || max.defined(), "torch.clamp: At least one of 'min' or 'max' must not be None");
-  check<NotImplementedError>(!is_grad_enabled() || !(requires_grad(a) || (min.defined() && requires_grad(min)) ||
-                                                     (max.defined() && requires_grad(max))),
-                             "[clamp] ClampBackward0 (tensor min/max) is not implemented in densecore yet");
   IterConfig c = binary_op_config();
   if (min.defined() && max.defined()) return run_iter(c, out, {a, min, max}, [](TensorIter& it) { clamp_stub(it); });
   if (min.defined()) return run_iter(c, out, {a, min}, [](TensorIter& it) { maximum_stub(it); });

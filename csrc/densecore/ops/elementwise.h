@@ -28,8 +28,8 @@ Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out
 bool equal(const Tensor& a, const Tensor& b);
 
 // where(condition, self, other) is an op row (where.self), in densecore/generated/ops.h.
-// clamp(a, optional min, optional max, out) with scalar bounds is an op row, in densecore/generated/ops.h.
-Tensor clamp(const Tensor& a, const Tensor& min, const Tensor& max, const Tensor& out = {});  // undefined = None
+// clamp(self, min, max, out) with scalar bounds (clamp) and tensor bounds (clamp.Tensor, undefined = None) are op
+// rows, in densecore/generated/ops.h.
 
 /// torch.result_type(a, b) (wrapped numbers rank below tensors).
 DType result_type(const Tensor& a, const Tensor& b);

@@ -5,7 +5,6 @@
 #include <functional>
 #include <numeric>
 
-#include "densecore/autograd/node.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/elementwise.h"
