@@ -54,6 +54,7 @@ CPP_TYPES = {
     "str?": ("std::optional<std::string_view>", "std::optional<std::string>"),
     "ScalarType?": ("std::optional<DType>", "std::optional<DType>"),
     "Generator?": ("const Generator&", ""),  # null: the default generator; never saved
+    "MemoryFormat?": ("std::optional<MemoryFormat>", "std::optional<MemoryFormat>"),  # None: preserve_format
 }
 # The types the generated Python forms parse; a row with any other has its Python forms written by hand.
 PY_TYPES = ("Tensor", "Scalar", "int", "int?", "int[]", "bool", "str")
@@ -204,7 +205,7 @@ class Row:
 
 # ---- reading the rows --------------------------------------------------------------------------------
 
-ARG_RE = re.compile(r"^(Tensor\??\[\]|Tensor\??|Scalar\??|int\[1?\]\??|int\??|float\??|bool|str\??|ScalarType\?|Generator\?)(\(a!?\))? (\w+)"
+ARG_RE = re.compile(r"^(Tensor\??\[\]|Tensor\??|Scalar\??|int\[1?\]\??|int\??|float\??|bool|str\??|ScalarType\?|Generator\?|MemoryFormat\?)(\(a!?\))? (\w+)"
                     r"(?:=(.+))?$")
 
 

@@ -374,12 +374,12 @@ TensorObject new_from_data(nb::handle data, std::optional<DType> dtype, bool cop
     const Tensor& src = nb::cast<const Tensor&>(data);
     if (!copy && (!dtype || *dtype == src.dtype())) return nb::borrow(data);
     // torch.tensor(t) copies t.detach(): a new leaf; as_tensor keeps the history of a dtype change.
-    return nb::cast(dc::to_dtype_copy(copy ? dc::detach(src) : src, dtype.value_or(src.dtype())));
+    return nb::cast(dc::to_copy(copy ? dc::detach(src) : src, dtype.value_or(src.dtype())));
   }
   if (is_ndarray(data)) {
     Tensor src = tensor_from_numpy(data);
     if (!copy && (!dtype || *dtype == src.dtype())) return nb::cast(src);
-    return nb::cast(dc::to_dtype_copy(src, dtype.value_or(src.dtype())));
+    return nb::cast(dc::to_copy(src, dtype.value_or(src.dtype())));
   }
   return nb::cast(tensor_from_sequence(data, dtype));
 }
@@ -407,7 +407,7 @@ TensorObject tensor_to(nb::pointer_and_handle<Tensor> self, const nb::args& args
   }
   const Tensor& t = *self.p;
   if (!copy && (!dtype || *dtype == t.dtype())) return nb::borrow(self.h);
-  return nb::cast(dc::to_dtype_copy(t, dtype.value_or(t.dtype())));
+  return nb::cast(dc::to_copy(t, dtype.value_or(t.dtype())));
 }
 
 nb::object tensor_type(nb::pointer_and_handle<Tensor> self, nb::handle dtype) {
@@ -424,7 +424,7 @@ nb::object tensor_type(nb::pointer_and_handle<Tensor> self, nb::handle dtype) {
     target = *dtype_arg(dtype, "type", /*none_ok=*/false);
   }
   if (target == t.dtype()) return nb::borrow(self.h);
-  return nb::cast(dc::to_dtype_copy(t, target));
+  return nb::cast(dc::to_copy(t, target));
 }
 
 void bind_conversion_methods(TensorClass& cls) {
@@ -437,7 +437,7 @@ void bind_conversion_methods(TensorClass& cls) {
     const DType target = dt;
     cls.def(name, [target](nb::pointer_and_handle<Tensor> self) -> TensorObject {
       if (self.p->dtype() == target) return nb::borrow(self.h);
-      return nb::cast(dc::to_dtype_copy(*self.p, target));
+      return nb::cast(dc::to_copy(*self.p, target));
     });
   }
   cls.def("to", &tensor_to)

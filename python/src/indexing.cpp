@@ -249,7 +249,7 @@ void bind_indexing(nb::module_& m, TensorClass& cls) {
   m.def("_dev_tensor", [](nb::handle data, std::optional<dc::DType> dtype) { return tensor_from_data(data, dtype, false); },
         nb::arg("data"), nb::arg("dtype") = nb::none());
   m.def("_dev_to", [](const Tensor& t, dc::DType d) {
-    Tensor out = dc::to_dtype_copy(t, d);
+    Tensor out = dc::to_copy(t, d);
     dc::reset_version(out);
     return out;
   }, nb::arg("self"), nb::arg("dtype"));

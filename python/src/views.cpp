@@ -73,7 +73,7 @@ Tensor as_strided_any(const Tensor& t, nb::handle size, nb::handle stride, std::
 // torch.preserve_format (the default) / torch.contiguous_format; other formats are refused.
 dc::MemoryFormat memory_format_arg(nb::handle h, const char* fn) {
   if (h.is_none()) return dc::MemoryFormat::Preserve;
-  const std::string name = nb::cast<std::string>(nb::repr(h));
+  const std::string name = nb::repr(h).c_str();
   if (name == "torch.preserve_format") return dc::MemoryFormat::Preserve;
   if (name == "torch.contiguous_format") return dc::MemoryFormat::Contiguous;
   throw dc::NotImplementedError(dc::format("{}(): memory_format={} is not supported by densecore", fn, name));

@@ -919,6 +919,20 @@ INDEXING = {
 }
 
 
+# clone and _to_copy: preserve_format by default (a transposed or sliced input keeps its stride order), the
+# gradient through CloneBackward0 / ToCopyBackward0 (cast back to the input's dtype).
+_T = "x = torch.randn(3, 4, dtype=torch.float64).requires_grad_(); xt = x.t(); xs = x[:, ::2]"
+COPIES = {
+    "clone-preserve": _grad_case(_T, "xt.clone()") + "; out += [y.stride(), y.is_contiguous()]",
+    "clone-contiguous": _grad_case(_T, "torch.clone(xt, memory_format=torch.contiguous_format)") + "; out += [y.stride()]",
+    "clone-sliced": _grad_case(_T, "xs.clone()") + "; out += [y.stride()]",
+    "to-float32-preserve": _grad_case(_T, "xt.to(torch.float32)") + "; out += [y.stride(), y.dtype]",
+    "to-bfloat16-sliced": _grad_case(_T, "xs.to(torch.bfloat16)") + "; out += [y.stride(), y.dtype]",
+    "float-method": _grad_case(_T, "xt.float() * 2") + "; out += [y.grad_fn.next_functions[0][0].name()]",
+    "contiguous": _grad_case(_T, "xt.contiguous()") + "; out += [y.stride()]",
+}
+
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -927,7 +941,7 @@ ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,
-        "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS, "indexing": INDEXING}
+        "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS, "indexing": INDEXING, "copies": COPIES}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

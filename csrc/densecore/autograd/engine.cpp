@@ -91,7 +91,7 @@ void validate_outputs(const Node& fn, std::vector<Tensor>& grads) {
             fn.name(), i, shape_text(g.sizes()), shape_text(meta.sizes));
       g = sum_to_size(g, meta.sizes);
     }
-    if (g.dtype() != meta.dtype) g = to_dtype_copy(g, meta.dtype);
+    if (g.dtype() != meta.dtype) g = to_copy(g, meta.dtype);
   }
 }
 

@@ -204,13 +204,13 @@ Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const 
 Tensor index_put_self_backward(const Tensor& grad, std::span<const Tensor> indices,
                                std::span<const int64_t> value_sizes, bool accumulate) {
   if (accumulate) return grad;
-  Tensor out = clone(grad);  // grad.index_put(indices, zeros_like(values), false)
+  Tensor out = clone(grad, MemoryFormat::Contiguous);  // grad.index_put(indices, zeros_like(values), false)
   index_put_(out, indices, zeros(value_sizes, grad.dtype()), false);
   return out;
 }
 
 Tensor scatter_self_backward(const Tensor& grad, int64_t dim, const Tensor& index) {
-  Tensor out = clone(grad);
+  Tensor out = clone(grad, MemoryFormat::Contiguous);
   scatter_(out, dim, index, expand(zero_scalar(grad.dtype()), index.sizes()));
   return out;
 }

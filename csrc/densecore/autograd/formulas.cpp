@@ -81,8 +81,6 @@ Grads formula(const Ctx<op>& c) = delete;
 // clang-format off
 // ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
 // copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
-template <> Grads formula<Op::Clone>(const Ctx<Op::Clone>& c) { return {c.g}; }
-template <> Grads formula<Op::ToCopy>(const Ctx<Op::ToCopy>& c) { return {c.g}; }  // the engine casts to the input's dtype
 template <> Grads formula<Op::NotImplemented>(const Ctx<Op::NotImplemented>& c) {
   throw Error(format("derivative for aten::{} is not implemented", c.s.op_name)); }
 // clang-format on

@@ -189,7 +189,7 @@ void retain_grad(const Tensor& t) {
     const uint32_t nr = autograd_meta(var)->output_nr;
     if (nr >= grads.size() || !grads[nr].defined()) return;
     const Tensor old = grad(var);
-    set_grad(var, old.defined() ? add(old, grads[nr], Scalar::from_int(1)) : clone(grads[nr]));
+    set_grad(var, old.defined() ? add(old, grads[nr], Scalar::from_int(1)) : clone(grads[nr], MemoryFormat::Contiguous));
   };
   grad_fn(t)->pre_hooks.push_back({keep, t.impl()});
 }

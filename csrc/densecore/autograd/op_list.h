@@ -7,8 +7,6 @@
 #include "densecore/generated/op_rows.h"
 
 #define DC_DIFFERENTIABLE_OPS(X) \
-  X(Clone)                       \
-  X(ToCopy)                      \
   X(NotImplemented)               \
   DC_GENERATED_OPS(X)
 

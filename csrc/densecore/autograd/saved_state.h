@@ -74,8 +74,6 @@ struct SavedSelfSizes : NoTensorsSaved {
 
 // ---- copies (ops/copy.cpp) ---------------------------------------------------------------------------
 
-template <> struct Saved<Op::Clone> : SavedNothing {};
-template <> struct Saved<Op::ToCopy> : SavedNothing {};
 /// An op torch has no derivative for: its node raises when backward reaches it.
 template <> struct Saved<Op::NotImplemented> : NoTensorsSaved {
   const char* op_name = "";

@@ -87,7 +87,7 @@ struct CopySlices : Node {
     native::copy_(result, grad);
     Tensor grad_slice = result.as_strided_view(view.sizes, view.strides, view.offset - base.offset);
     // fn may save what it is given for a later backward: it gets its own contiguous copy.
-    std::vector<Tensor> fn_grads{clone(grad_slice)};
+    std::vector<Tensor> fn_grads{clone(grad_slice, MemoryFormat::Contiguous)};
     fn_grads.resize(fn->input_meta.size());
     std::vector<Tensor> res = fn->apply(std::move(fn_grads));
     std::vector<Tensor> out(next_edges.size());

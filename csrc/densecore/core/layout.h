@@ -16,6 +16,9 @@
 
 namespace dc {
 
+/// torch's memory_format argument: the strides a fresh copy gets (channels-last formats are not made here).
+enum class MemoryFormat { Contiguous, Preserve };
+
 /// Product of sizes; Error "numel: integer multiplication overflow" if it does not fit in int64.
 int64_t safe_numel(std::span<const int64_t> sizes);
 

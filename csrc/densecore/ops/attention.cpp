@@ -86,7 +86,7 @@ AttnMask mask_operand(const Tensor& mask_in, DType dtype, int64_t B, int64_t H, 
   AttnMask m;
   if (!mask_in.defined() || mask_in.numel() == 0) return m;
   const bool keep_float = dtype == DType::Float64 && mask_in.dtype() == DType::Float32;
-  const Tensor mask = mask_in.dtype() == dtype || keep_float ? mask_in : to_dtype_copy(mask_in, dtype);
+  const Tensor mask = mask_in.dtype() == dtype || keep_float ? mask_in : to_copy(mask_in, dtype);
   m.is_float = keep_float;
   const int64_t s0 = mask.dim() == 4 && mask.size(0) == B ? B : 1;
   const int64_t s1 = mask.dim() == 4 && mask.size(1) == H ? H : 1;

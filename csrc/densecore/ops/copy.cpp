@@ -3,7 +3,6 @@
 // float16 <-> float32 fbgemm shortcut (kernels/baseline/copy_fbgemm.cpp), taken before any TensorIterator.
 #include "densecore/ops/copy.h"
 
-#include "densecore/autograd/function.h"
 #include "densecore/core/error.h"
 #include "densecore/kernels/baseline/copy_fbgemm.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
@@ -20,23 +19,33 @@ const Tensor& native::copy_(const Tensor& self, const Tensor& src, bool non_bloc
   return self;
 }
 
-Tensor to_dtype_copy(const Tensor& src, DType dtype) {
-  // at::_to_copy: empty_like(preserve_format) + copy_. The layout decides which rows the copy
-  // kernel vectorises, hence NaN encodings of float32 -> bfloat16.
-  OpRecord<Op::ToCopy> rec({src});  // ToCopyBackward0: grad.to(src's dtype), done by the engine's cast
-  Tensor out = empty_like_preserve(src, dtype);
-  copy_into(out, src);
-  return rec.finish(out);
+namespace {
+
+// A fresh tensor for a copy of src: contiguous, or preserve_format (src's strides when dense, else dense strides in
+// src's order; empty_like's rule).
+Tensor empty_for_copy(const Tensor& src, DType dtype, std::optional<MemoryFormat> format) {
+  return format.value_or(MemoryFormat::Preserve) == MemoryFormat::Preserve ? empty_like_preserve(src, dtype)
+                                                                         : Tensor::empty(src.sizes(), dtype);
 }
 
-Tensor contiguous(const Tensor& src) { return src.is_contiguous() ? src : clone(src); }
+}  // namespace
 
-Tensor clone(const Tensor& src, MemoryFormat format) {
-  OpRecord<Op::Clone> rec({src});  // CloneBackward0: grad
-  Tensor out = format == MemoryFormat::Preserve ? empty_like_preserve(src, src.dtype())
-                                                : Tensor::empty(src.sizes(), src.dtype());
-  copy_into(out, src);
-  return rec.finish(out);
+// _to_copy's row (ToCopyBackward0: the gradient cast back to self's dtype, the engine's cast): empty_like + copy_.
+// The layout decides which rows the copy kernel vectorises, hence NaN encodings of float32 -> bfloat16.
+Tensor impl::to_copy_forward(const Tensor& self, std::optional<DType> dtype, bool non_blocking,
+                             std::optional<MemoryFormat> memory_format) {
+  Tensor out = empty_for_copy(self, dtype.value_or(self.dtype()), memory_format);
+  copy_into(out, self);
+  return out;
+}
+
+Tensor contiguous(const Tensor& src) { return src.is_contiguous() ? src : clone(src, MemoryFormat::Contiguous); }
+
+// clone's row (CloneBackward0: grad).
+Tensor impl::clone_forward(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  Tensor out = empty_for_copy(self, self.dtype(), memory_format);
+  copy_into(out, self);
+  return out;
 }
 
 }  // namespace dc

@@ -132,7 +132,7 @@ const Tensor& native::fill_(const Tensor& self, const Scalar& value) {
 const Tensor& native::fill_(const Tensor& self, const Tensor& value) {
   check(value.dim() == 0,
         "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.", value.dim());
-  return native::copy_(self, value.storage() == self.storage() ? clone(value) : value);
+  return native::copy_(self, value.storage() == self.storage() ? clone(value, MemoryFormat::Contiguous) : value);
 }
 
 const Tensor& native::zero_(const Tensor& self) { return native::fill_(self, Scalar::from_int(0)); }

@@ -524,7 +524,7 @@ const Tensor& native::index_put_(const Tensor& self, std::span<const Tensor> ind
 
 Tensor impl::index_put_forward(const Tensor& self, std::span<const Tensor> indices, const Tensor& values,
                                bool accumulate) {
-  Tensor out = clone(self);
+  Tensor out = clone(self, MemoryFormat::Contiguous);
   index_put_impl(out, indices, values, accumulate);
   reset_version(out);  // a new tensor starts at version 0
   return out;
@@ -641,7 +641,7 @@ namespace {
 template <class Value>
 Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Value& value) {
   const Shape shape = broadcast_shapes(mask.sizes(), self.sizes());
-  Tensor out = clone(expand(self, shape));
+  Tensor out = clone(expand(self, shape), MemoryFormat::Contiguous);
   native::masked_fill_(out, mask, value);
   reset_version(out);  // a new tensor starts at version 0, as torch's result does
   return out;
@@ -757,7 +757,7 @@ const Tensor& scatter_impl(const char* fn, const Tensor& self, int64_t dim, cons
 // torch.scatter / scatter_add: the in-place kernel on a copy of self.
 Tensor scatter_copy(const char* fn, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                     bool accumulate) {
-  Tensor out = clone(self);
+  Tensor out = clone(self, MemoryFormat::Contiguous);
   scatter_impl(fn, out, dim, index, src, accumulate);
   reset_version(out);  // a new tensor starts at version 0
   return out;

@@ -58,7 +58,7 @@ void zero_contiguous(const Tensor& t) { std::fill_n(static_cast<char*>(t.data_pt
 
 // A copy of `t` in column-major (Fortran) order: t.transpose(0,1).contiguous().transpose(0,1).
 Tensor fortran_copy(const Tensor& t) {
-  return transpose(clone(transpose(t, 0, 1)), 0, 1);
+  return transpose(clone(transpose(t, 0, 1), MemoryFormat::Contiguous), 0, 1);
 }
 
 // How one operand enters gemm: ATen's rule in addmm_impl_cpu_ ("row" is the dim of length m or k
@@ -73,7 +73,7 @@ Operand choose_operand(const Tensor& m, bool transpose_c, int64_t rows, int64_t 
     return {m, false};
   if (s[transpose_c ? 0 : 1] == 1 && s[transpose_c ? 1 : 0] >= std::max<int64_t>(1, cols))
     return {m, true};
-  return {clone(m), !transpose_c};
+  return {clone(m, MemoryFormat::Contiguous), !transpose_c};
 }
 
 void check_mm_dtypes(const Tensor& m1, const Tensor& m2) {

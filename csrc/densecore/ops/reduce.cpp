@@ -193,7 +193,7 @@ Tensor softmax_forward(const Tensor& t, int64_t dim, bool half_to_float, bool lo
 /// torch.softmax(t, dim, dtype) on CPU (SoftMax.cpp softmax): the input converted first (a ToCopyBackward0 node
 /// when dtype differs), then the _softmax row.
 Tensor converted(const Tensor& t, std::optional<DType> dtype) {
-  return dtype && *dtype != t.dtype() ? to_dtype_copy(t, *dtype) : t;
+  return dtype && *dtype != t.dtype() ? to_copy(t, *dtype) : t;
 }
 
 Tensor sum_dims(const Tensor& t, std::span<const int64_t> dims, bool keepdim, std::optional<DType> dtype) {

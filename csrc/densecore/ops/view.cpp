@@ -393,8 +393,8 @@ Tensor view_as(const Tensor& t, const Tensor& other) { return view(t, other.size
 Tensor reshape(const Tensor& t, std::span<const int64_t> shape) {
   const Shape sizes = infer_size(shape, t.numel());
   if (compute_stride(t.sizes(), t.strides(), sizes)) return view(t, sizes);
-  // Not viewable: _unsafe_view(clone(self)), nodes CloneBackward0 + UnsafeViewBackward0.
-  Tensor copy = clone(t);
+  // Not viewable: _unsafe_view(self.clone(contiguous_format)), nodes CloneBackward0 + UnsafeViewBackward0.
+  Tensor copy = clone(t, MemoryFormat::Contiguous);
   reset_version(copy);
   return unsafe_view(copy, sizes);
 }
