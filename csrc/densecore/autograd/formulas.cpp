@@ -65,13 +65,6 @@ Tensor pow_backward(const Tensor& g, const Tensor& self, const Scalar& e) {
   return mul(g, mul(pow(self, Scalar::from_double(x - 1)), W(Scalar::from_double(x))));
 }
 
-// The first defined gradient of a multi-output node (its dtype makes the zeros for the others).
-const Tensor& first_defined(const std::vector<Tensor>& grads) {
-  for (const Tensor& g : grads)
-    if (g.defined()) return g;
-  return grads.at(0);
-}
-
 // An op's derivative: one specialisation per row of op_list.h. The primary template is deleted, so a row
 // without its formula fails to compile where its node is instantiated below (the build's check, not a
 // start-up or backward-time one).
@@ -79,8 +72,7 @@ template <Op op>
 Grads formula(const Ctx<op>& c) = delete;
 
 // clang-format off
-// ---- views, indexing, joins, matmul, copies, selection (ops/view.cpp, index.cpp, join.cpp, linalg*.cpp,
-// copy.cpp, elementwise.cpp); longer helpers in autograd/formula_helpers.cpp ----
+// ---- the one hand-written node: an op torch has no derivative for ----
 template <> Grads formula<Op::NotImplemented>(const Ctx<Op::NotImplemented>& c) {
   throw Error(format("derivative for aten::{} is not implemented", c.s.op_name)); }
 // clang-format on
