@@ -164,6 +164,9 @@ class Row:
     def differentiable(self) -> set[str]:
         return {n for names, _ in self.grad_groups for n in names}
 
+    def arg(self, name: str) -> Arg:
+        return next(a for a in self.args if a.name == name)
+
     @property
     def tensors(self) -> list[Arg]:
         return [a for a in self.args if a.is_tensor]
@@ -372,7 +375,7 @@ ATTR_CALLS = {"scalar_type": "dtype"}  # ATen's name -> the Tensor method that r
 def attr_type(r: Row, tensor: str, attr: str) -> str:
     """The saved attribute's C++ type: one per element for a Tensor[] (torch's to_args_sizes)."""
     one = ATTR_TYPES[attr]
-    return f"std::vector<{one}>" if next(a for a in r.args if a.name == tensor).is_list else one
+    return f"std::vector<{one}>" if r.arg(tensor).is_list else one
 
 
 def save_attributes(row: Row, tensor_names: set[str]) -> None:
@@ -391,7 +394,7 @@ def save_guard(r: Row, name: str) -> int | None:
     """torch's guard_for (tools/autograd/gen_variable_type.py): a tensor input that only one of several inputs'
     derivatives reads is saved only when that input will get a gradient. Returns that input's edge. torch
     applies it to saved inputs only; a saved result is never guarded."""
-    if "backward" in r.name or len(r.derivative) <= 1 or not next(a for a in r.args if a.name == name).is_tensor:
+    if "backward" in r.name or len(r.derivative) <= 1 or not r.arg(name).is_tensor:
         return None
     used_in = [names for names, expr in r.grad_groups if name in identifiers(expr)]
     if len(used_in) != 1 or len(used_in[0]) != 1:  # a formula of several inputs is not guarded either
@@ -471,7 +474,7 @@ def gen_saved_h(rows: list[Row]) -> str:
     return "".join(out)
 
 
-def cpp_signature(r: Row, with_defaults: bool, name: str = "") -> str:
+def cpp_signature(r: Row, with_defaults: bool) -> str:
     params = []
     for a in r.args:
         p = a.cpp_param()
@@ -480,7 +483,7 @@ def cpp_signature(r: Row, with_defaults: bool, name: str = "") -> str:
         params.append(p)
     if r.takes_out:
         params.append("const Tensor& out" + (" = {}" if with_defaults else ""))
-    return f"{result_type(r)} {name or r.cpp_name}({', '.join(params)})"
+    return f"{result_type(r)} {r.cpp_name}({', '.join(params)})"
 
 
 def result_type(r: Row) -> str:
@@ -548,7 +551,7 @@ def save_lines(r: Row) -> list[str]:
                 lines.append(f"    {cond}rec.saved().{a.name} = {a.name};\n")
         for t, attr in r.saved_attrs:
             call = ATTR_CALLS.get(attr, attr)
-            if next(a for a in r.args if a.name == t).is_list:
+            if r.arg(t).is_list:
                 lines.append(f"    for (const Tensor& t_ : {t}) rec.saved().{t}_{attr}.push_back(t_.{call}());\n")
             else:
                 lines.append(f"    rec.saved().{t}_{attr} = {t}.{call}();\n")
@@ -568,10 +571,10 @@ def gen_inplace_body(r: Row) -> str:
 
 
 def gen_op_body(r: Row) -> str:
-    edges = ", ".join(a.name for a in r.edges)
-    first = r.tensors[0].name
     if r.front == "inplace":
         return gen_inplace_body(r)
+    edges = ", ".join(a.name for a in r.edges)
+    first = r.tensors[0].name
     lines = [cpp_signature(r, False) + " {\n"]
     if r.front == "view":
         # The layout and its checks first, so that a failing call records nothing; the creation meta before
@@ -648,7 +651,7 @@ def gen_ops_cpp(rows: list[Row]) -> str:
 def formula_local(r: Row, name: str) -> str:
     if name in r.outputs:
         return f"  const Tensor {name} = c.get(c.s.{name});\n"
-    a = next(a for a in r.args if a.name == name)
+    a = r.arg(name)
     if a.is_list:
         return f"  const std::vector<Tensor> {name} = c.get(c.s.{name});\n"
     if a.is_tensor:
