@@ -25,6 +25,9 @@ namespace {
 
 Tensor zero_scalar(DType dtype) { return value_to_tensor(Scalar::from_int(0), dtype); }
 
+// grad / 2 (a Python number 2, as derivatives.yaml writes it): the share of a tie.
+Tensor halved(const Tensor& grad) { return div(grad, wrapped_scalar_tensor(Scalar::from_int(2))); }
+
 // self.sgn() for real dtypes: 1, -1, or 0 (NaN gives 0, as torch's sign).
 Tensor sgn(const Tensor& self) {
   const Tensor zero = zero_scalar(self.dtype());
@@ -239,28 +242,25 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& self, const std::optiona
 namespace {
 Tensor both(const Tensor& a, const Tensor& b) { return where(a, b, a); }    // a & b
 Tensor either(const Tensor& a, const Tensor& b) { return where(a, a, b); }  // a | b
-Tensor cmp(CompareOp op, const Tensor& a, const Tensor& b) { return compare(op, a, b); }
 // grad where `all`, grad / 2 where `half_of`, else 0.
 Tensor share(const Tensor& grad, const Tensor& all, const Tensor& half_of) {
-  const Tensor zero = value_to_tensor(Scalar::from_int(0), grad.dtype());
-  return where(all, grad, where(half_of, div(grad, wrapped_scalar_tensor(Scalar::from_int(2))), zero));
+  return where(all, grad, where(half_of, halved(grad), zero_scalar(grad.dtype())));
 }
 // The one-bound rule: grad unless `beyond`, half at a tie.
 Tensor share_unless(const Tensor& grad, const Tensor& beyond, const Tensor& tie) {
-  const Tensor zero = value_to_tensor(Scalar::from_int(0), grad.dtype());
-  return where(beyond, zero, where(tie, div(grad, wrapped_scalar_tensor(Scalar::from_int(2))), grad));
+  return where(beyond, zero_scalar(grad.dtype()), where(tie, halved(grad), grad));
 }
 }  // namespace
 
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const Tensor& min, const Tensor& max) {
   if (min.defined() && max.defined()) {
-    const Tensor outside = either(cmp(CompareOp::Lt, self, min), cmp(CompareOp::Gt, self, max));
-    const Tensor tie = either(both(cmp(CompareOp::Eq, self, min), cmp(CompareOp::Lt, self, max)),
-                              both(cmp(CompareOp::Eq, self, max), cmp(CompareOp::Gt, self, min)));
+    const Tensor outside = either(compare(CompareOp::Lt, self, min), compare(CompareOp::Gt, self, max));
+    const Tensor tie = either(both(compare(CompareOp::Eq, self, min), compare(CompareOp::Lt, self, max)),
+                              both(compare(CompareOp::Eq, self, max), compare(CompareOp::Gt, self, min)));
     return share_unless(grad, outside, tie);
   }
-  if (min.defined()) return share_unless(grad, cmp(CompareOp::Lt, self, min), cmp(CompareOp::Eq, self, min));
-  if (max.defined()) return share_unless(grad, cmp(CompareOp::Gt, self, max), cmp(CompareOp::Eq, self, max));
+  if (min.defined()) return share_unless(grad, compare(CompareOp::Lt, self, min), compare(CompareOp::Eq, self, min));
+  if (max.defined()) return share_unless(grad, compare(CompareOp::Gt, self, max), compare(CompareOp::Eq, self, max));
   return grad;
 }
 
@@ -269,23 +269,23 @@ std::tuple<Tensor, Tensor> clamp_backward_min_max(const Tensor& grad, const Tens
   std::tuple<Tensor, Tensor> ret;
   if (!grad.defined()) return ret;
   if (min.defined() && max.defined()) {
-    const Tensor ordered = cmp(CompareOp::Le, min, max);
+    const Tensor ordered = compare(CompareOp::Le, min, max);
     if (grad_input_mask[0])
-      std::get<0>(ret) = share(grad, both(cmp(CompareOp::Lt, self, min), ordered),
-                               both(cmp(CompareOp::Eq, self, min), cmp(CompareOp::Lt, self, max)));
+      std::get<0>(ret) = share(grad, both(compare(CompareOp::Lt, self, min), ordered),
+                               both(compare(CompareOp::Eq, self, min), compare(CompareOp::Lt, self, max)));
     if (grad_input_mask[1])
-      std::get<1>(ret) = share(grad, either(both(cmp(CompareOp::Gt, self, max), ordered), cmp(CompareOp::Lt, max, min)),
-                               both(cmp(CompareOp::Eq, self, max), cmp(CompareOp::Gt, self, min)));
+      std::get<1>(ret) = share(grad, either(both(compare(CompareOp::Gt, self, max), ordered), compare(CompareOp::Lt, max, min)),
+                               both(compare(CompareOp::Eq, self, max), compare(CompareOp::Gt, self, min)));
   } else if (min.defined() && grad_input_mask[0]) {
-    std::get<0>(ret) = share_unless(grad, cmp(CompareOp::Gt, self, min), cmp(CompareOp::Eq, self, min));
+    std::get<0>(ret) = share_unless(grad, compare(CompareOp::Gt, self, min), compare(CompareOp::Eq, self, min));
   } else if (max.defined() && grad_input_mask[1]) {
-    std::get<1>(ret) = share_unless(grad, cmp(CompareOp::Lt, self, max), cmp(CompareOp::Eq, self, max));
+    std::get<1>(ret) = share_unless(grad, compare(CompareOp::Lt, self, max), compare(CompareOp::Eq, self, max));
   }
   return ret;
 }
 
 Tensor max_min_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool self_side, bool is_max) {
-  Tensor r = where(compare(CompareOp::Eq, self, other), div(grad, wrapped_scalar_tensor(Scalar::from_int(2))), grad);
+  Tensor r = where(compare(CompareOp::Eq, self, other), halved(grad), grad);
   // self side of maximum zeroes where self < other; other side where self > other (swapped for minimum).
   const CompareOp zero_where = (self_side == is_max) ? CompareOp::Lt : CompareOp::Gt;
   masked_fill_(r, compare(zero_where, self, other), Scalar::from_int(0));

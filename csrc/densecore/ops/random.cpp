@@ -115,8 +115,36 @@ Strided2d as_2d(const Tensor& t) {
           t.stride(-1)};
 }
 
+}  // namespace
+
+// The in-place distributions (their rows in csrc/op_rows.toml record torch's nodes around them).
+const Tensor& native::uniform_(const Tensor& self, double from, double to, const Generator& gen) {
+  const DType t = self.dtype();
+  const FloatLimits l = float_limits(t, "check_uniform_bounds");
+  check(from >= l.lowest && from <= l.max, "from is out of bounds for {}", dtype_name(t));
+  check(to >= l.lowest && to <= l.max, "to is out of bounds for {}", dtype_name(t));
+  check(from <= to, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
+  check(to - from <= l.max,
+        "uniform_ expects to-from <= std::numeric_limits<{}>::max(), but found to={} and from={} "
+        "which result in to-from to exceed the limit",
+        scalar_type_name(t), to, from);
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { uniform_stub(it, from, to, g); });
+}
+
+const Tensor& native::normal_(const Tensor& self, double mean, double std, const Generator& gen) {
+  check(std >= 0.0, "normal expects std >= 0.0, but found std {}", std);
+  const bool contiguous = self.is_contiguous();
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
+    normal_stub(it, contiguous, mean, std, g);
+  });
+}
+
+const Tensor& native::random_(const Tensor& self, const Generator& gen) {
+  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { random_stub(it, g); });
+}
+
 // random_(from, to): the values in [from, to) (or the dtype's range).
-const Tensor& random_from_to(const Tensor& self, int64_t from, std::optional<int64_t> to_opt, const Generator& gen) {
+const Tensor& native::random_(const Tensor& self, int64_t from, std::optional<int64_t> to_opt, const Generator& gen) {
   const DType t = self.dtype();
   if (!to_opt && from == std::numeric_limits<int64_t>::lowest())
     return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
@@ -152,40 +180,8 @@ const Tensor& random_from_to(const Tensor& self, int64_t from, std::optional<int
   });
 }
 
-}  // namespace
-
-// The in-place distributions (their rows in csrc/op_rows.toml record torch's nodes around them).
-const Tensor& native::uniform_(const Tensor& self, double from, double to, const Generator& gen) {
-  const DType t = self.dtype();
-  const FloatLimits l = float_limits(t, "check_uniform_bounds");
-  check(from >= l.lowest && from <= l.max, "from is out of bounds for {}", dtype_name(t));
-  check(to >= l.lowest && to <= l.max, "to is out of bounds for {}", dtype_name(t));
-  check(from <= to, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
-  check(to - from <= l.max,
-        "uniform_ expects to-from <= std::numeric_limits<{}>::max(), but found to={} and from={} "
-        "which result in to-from to exceed the limit",
-        scalar_type_name(t), to, from);
-  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { uniform_stub(it, from, to, g); });
-}
-
-const Tensor& native::normal_(const Tensor& self, double mean, double std, const Generator& gen) {
-  check(std >= 0.0, "normal expects std >= 0.0, but found std {}", std);
-  const bool contiguous = self.is_contiguous();
-  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) {
-    normal_stub(it, contiguous, mean, std, g);
-  });
-}
-
-const Tensor& native::random_(const Tensor& self, const Generator& gen) {
-  return run_nullary(self, gen, [&](TensorIter& it, GeneratorImpl* g) { random_stub(it, g); });
-}
-
-const Tensor& native::random_(const Tensor& self, int64_t from, std::optional<int64_t> to, const Generator& gen) {
-  return random_from_to(self, from, to, gen);
-}
-
 const Tensor& native::random_to_(const Tensor& self, int64_t to, const Generator& gen) {
-  return random_from_to(self, 0, to, gen);
+  return native::random_(self, 0, to, gen);
 }
 
 const Tensor& native::bernoulli_(const Tensor& self, double p, const Generator& gen) {
