@@ -882,6 +882,9 @@ MULTI_VIEWS = {
     "unbind-neg": _views_case("torch.unbind(x, -1)", "vs[0] * 2", "float32"),
     "chunk": _views_case("x.chunk(3, -2)", "vs[1] * 2"),
     "chunk-empty-dim": _views_case("x.chunk(3, 1)", "vs[2].sum() + vs[0].sum()", shape="4, 0, 3"),
+    # A split_size near INT64_MAX is one chunk; an empty dim of 2**62 splits into two.
+    "split-huge-size": "out = [[v.shape for v in torch.empty(5).split(2**63 - 1)], "
+                       "[v.shape for v in torch.empty(0, 2**62).split(2**62 - 1, 1)]]",
     "split-edited-in-place": oracle.raises(RuntimeError, (
         "x = torch.randn(4, requires_grad=True); a, b = (x * 1).split(2); b.mul_(2); out = a")),
 }

@@ -469,8 +469,10 @@ std::vector<Layout> layouts::split(const Tensor& t, int64_t split_size, int64_t 
   const int64_t size = t.size(dim);
   check(split_size != 0 || size == 0,
         "split_size can only be 0 if dimension size is 0, but got dimension size of {}", size);
-  const int64_t num_splits = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
-  const int64_t last = split_size - (split_size * num_splits - size);
+  // ceil(size / split_size) chunks (one for an empty dim) and the rest in the last, in arithmetic that cannot
+  // overflow for a split_size near INT64_MAX (size + split_size - 1 would).
+  const int64_t num_splits = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;
+  const int64_t last = size - split_size * (num_splits - 1);
   const Layout l = layout_of(t);
   std::vector<Layout> out;
   for (int64_t i = 0; i < num_splits; ++i)
