@@ -67,6 +67,7 @@ else
   python benchmarks/bench_workloads.py --quick
   python benchmarks/bench_overhead.py --set kernels --rounds 1 --number 3
   python benchmarks/bench_gpt_step.py --rounds 1 --steps 7
+  python benchmarks/bench_memory.py --quick
   stage "sanitizer stage (scripts/sanitize.sh)"
   bash scripts/sanitize.sh
 fi
