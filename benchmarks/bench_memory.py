@@ -15,7 +15,7 @@ import os
 import pickle
 import sys
 
-from bench_workloads import GPT, MLP, OPTIMIZERS
+from bench_workloads import workloads as timed_workloads
 from harness import CHILD_PREAMBLE, cpu_name, run_child
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,9 +46,10 @@ sys.stdout.buffer.write(pickle.dumps({"bits": scope["final_bits"](), "start": st
 
 
 def workloads(steps_mlp, steps_gpt):
-    """name -> (program, threads, steps)."""
-    mlp = f"OPTIMIZERS = {OPTIMIZERS}\nOPT, BATCH = 'adam', 1024\n" + MLP
-    return {"mlp-adam-b1024": (mlp, 1, steps_mlp), "gpt-step-t1": (GPT, 1, steps_gpt)}
+    """name -> (program, threads, steps): two of bench_workloads' programs, run for their memory."""
+    timed = timed_workloads()
+    steps = {"mlp-adam-b1024": steps_mlp, "gpt-step-t1": steps_gpt}
+    return {name: (timed[name][0], timed[name][1], n) for name, n in steps.items()}
 
 
 def main():
