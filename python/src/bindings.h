@@ -72,3 +72,4 @@ void bind_attention(nb::module_& m, TensorClass& cls);
 void bind_unary(nb::module_& m, TensorClass& cls);
 void bind_nn(nb::module_& m, TensorClass& cls);
 void bind_loss(nb::module_& m, TensorClass& cls);
+void bind_optim(nb::module_& m);

@@ -18,5 +18,6 @@ NB_MODULE(_C, m) {
   bind_unary(m, cls);
   bind_nn(m, cls);
   bind_loss(m, cls);
+  bind_optim(m);
   bind_rows(m, cls);  // the ops declared in csrc/op_rows.toml (generated)
 }

@@ -2,6 +2,10 @@
 bitwise: parameters, optimizer state and returned norms after 20 steps on given gradients, with
 nanoGPT's two param groups (weight_decay 0.1 / 0.0), betas (0.9, 0.99) and lr rewritten in
 param_groups every step; state_dict round trips; native, ATEN_CPU_CAPABILITY=avx2, OMP_NUM_THREADS=1.
+SPECIAL_RUNS guard the fused Adam/AdamW step (kernels/cpu/optim.cpp): NaNs of both signs and several payloads,
+infinities and signed zeros in parameters and gradients, at sizes on each side of the vector body's 16, VML's
+grain 2048 and the parallel grain 32768, so that the NaN each op keeps, in its vector body and in its scalar tail
+of each thread's chunk, is checked against torch's separate kernels.
 """
 import oracle
 import pytest
@@ -133,6 +137,42 @@ out = lrs
 """,
 }
 
+SPECIAL_SETUP = SETUP + r"""
+import struct
+def nan_bits(bits):
+    return struct.unpack('<f', struct.pack('<I', bits))[0]
+PAYLOADS = [0x7fc00001, 0xffc12345, 0x7f800003, 0xff812345, 0x7fc0beef, 0xffffffff]
+def spike(t, seed, frac):
+    # frac of the elements become a NaN (70%), an infinity (15%) or a signed zero (15%)
+    r = random.Random(seed)
+    flat = t.reshape(-1)
+    for _ in range(max(1, int(flat.numel() * frac))):
+        k, c = r.randrange(flat.numel()), r.random()
+        if c < 0.7:
+            flat[k] = nan_bits(r.choice(PAYLOADS))
+        elif c < 0.85:
+            flat[k] = float('inf') if r.random() < 0.5 else -float('inf')
+        else:
+            flat[k] = 0.0 if r.random() < 0.5 else -0.0
+    return t
+SIZES = [1, 15, 16, 17, 33, 2047, 2049, 32768, 32769, 65552]
+def special_run(make_opt, steps=6):
+    params = [torch.nn.Parameter(spike(vals(n, 7 + n), n, 0.05)) for n in SIZES]
+    opt = make_opt(params)
+    for it in range(steps):
+        for i, p in enumerate(params):
+            p.grad = spike(vals(p.numel(), 1000 * it + i), 31 * it + i, 0.1)
+        opt.step()
+    return [params, state_list(opt, params), [p._version for p in params]]
+"""
+
+SPECIAL_RUNS = {
+    "adam_special": "out = special_run(lambda ps: torch.optim.Adam(ps, lr=1e-2))",
+    "adamw_special": "out = special_run(lambda ps: torch.optim.AdamW(ps, lr=1e-2, weight_decay=0.1))",
+    "adam_maximize_special": "out = special_run(lambda ps: torch.optim.Adam(ps, lr=1e-2, maximize=True, betas=(0.3, 0.6)))",
+    "adamw_eps0_big_lr": "out = special_run(lambda ps: torch.optim.AdamW(ps, lr=3.0, eps=0.0, betas=(0.6, 0.7)))",
+}
+
 CLIP = {}
 for _name, _scale, _maxn, _ord in [("below", 0.001, 1.0, 2.0), ("above", 2.0, 1.0, 2.0), ("above_max3", 2.0, 3.0, 2.0),
                                    ("inf", 2.0, 1.0, "float('inf')"), ("ord1", 0.01, 0.5, 1)]:
@@ -183,6 +223,11 @@ ERRORS["tensor_params"] = oracle.raises(TypeError, "out = torch.optim.SGD(torch.
 @pytest.mark.parametrize("config", CONFIGS)
 def test_optimizers_20_steps(config):
     oracle.assert_cases_equal(RUNS, setup=SETUP, env=CONFIGS[config])
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_adam_special_values(config):
+    oracle.assert_cases_equal(SPECIAL_RUNS, setup=SPECIAL_SETUP, env=CONFIGS[config])
 
 
 @pytest.mark.parametrize("config", CONFIGS)

@@ -101,8 +101,21 @@ class Adam(Optimizer):
 
 def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, amsgrad, beta1, beta2, lr,
          weight_decay, eps, maximize, decoupled_weight_decay=False, **unused):
-    """Functional Adam/AdamW: the single-tensor loop (what torch picks for CPU tensors)."""
+    """Functional Adam/AdamW: torch's single-tensor loop (what it picks for CPU tensors). Where the fused C++
+    step covers the group (lists of float32 contiguous tensors, amsgrad off, no L2 weight decay, grad mode off),
+    it runs instead, with the loop's bits (tests/python/test_optim.py); otherwise the loop itself."""
     lr, beta1, beta2 = _to_scalar(lr), _to_scalar(beta1), _to_scalar(beta2)
+    if not amsgrad and _C._adam_step_fused(params, grads, exp_avgs, exp_avg_sqs, state_steps, lr, beta1, beta2, eps,
+                                           weight_decay, maximize, decoupled_weight_decay):
+        return
+    _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, amsgrad=amsgrad,
+                        beta1=beta1, beta2=beta2, lr=lr, weight_decay=weight_decay, eps=eps, maximize=maximize,
+                        decoupled_weight_decay=decoupled_weight_decay)
+
+
+def _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, amsgrad, beta1,
+                        beta2, lr, weight_decay, eps, maximize, decoupled_weight_decay):
+    """torch/optim/adam.py _single_tensor_adam, op by op."""
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]

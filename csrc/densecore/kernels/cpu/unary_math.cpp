@@ -2,8 +2,6 @@
 // tanh/sigmoid backward kernels of BinaryOpsKernel.cpp. sqrt/exp/log/tanh/erf/sin/cos run MKL VML
 // (at::vml with MKL: vms<Op>(n, in, out, VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE)) for
 // float/double; float16/bfloat16 are not mirrored yet (docs/exactness.md).
-#include <mkl_vml.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +9,7 @@
 #include "densecore/kernels/iter/loops.h"
 #include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/math_stubs.h"
+#include "densecore/kernels/cpu/vml.h"
 #include "densecore/kernels/vec/lane_math.h"
 
 namespace dc {
@@ -20,43 +19,7 @@ namespace {
 using vec::scalar_from_float;
 using vec::Vec;
 
-constexpr MKL_INT64 kVmlMode = VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE;
-
 // ---- VML ops (UnaryOpsKernel.cpp IMPLEMENT_ITERATOR_LAMBDA, grain 2048) ---------------------------
-
-enum class VmlOp { Sqrt, Exp, Ln, Tanh, Erf, Sin, Cos };
-
-template <class T>
-void vml_call(VmlOp op, const T* in, T* out, int64_t n) {
-  // at::vml chunks by INT_MAX (MKL_INT is 32-bit in the LP64 interface torch uses).
-  while (n > 0) {
-    const MKL_INT m = MKL_INT(std::min<int64_t>(n, INT32_MAX));
-    if constexpr (std::is_same_v<T, float>) {
-      switch (op) {
-        case VmlOp::Sqrt: vmsSqrt(m, in, out, kVmlMode); break;
-        case VmlOp::Exp: vmsExp(m, in, out, kVmlMode); break;
-        case VmlOp::Ln: vmsLn(m, in, out, kVmlMode); break;
-        case VmlOp::Tanh: vmsTanh(m, in, out, kVmlMode); break;
-        case VmlOp::Erf: vmsErf(m, in, out, kVmlMode); break;
-        case VmlOp::Sin: vmsSin(m, in, out, kVmlMode); break;
-        case VmlOp::Cos: vmsCos(m, in, out, kVmlMode); break;
-      }
-    } else {
-      switch (op) {
-        case VmlOp::Sqrt: vmdSqrt(m, in, out, kVmlMode); break;
-        case VmlOp::Exp: vmdExp(m, in, out, kVmlMode); break;
-        case VmlOp::Ln: vmdLn(m, in, out, kVmlMode); break;
-        case VmlOp::Tanh: vmdTanh(m, in, out, kVmlMode); break;
-        case VmlOp::Erf: vmdErf(m, in, out, kVmlMode); break;
-        case VmlOp::Sin: vmdSin(m, in, out, kVmlMode); break;
-        case VmlOp::Cos: vmdCos(m, in, out, kVmlMode); break;
-      }
-    }
-    in += m;
-    out += m;
-    n -= m;
-  }
-}
 
 /// One row of n elements: VML on it directly when both are contiguous, else through an 8 KiB
 /// stack buffer (gather, VML, scatter), as IMPLEMENT_ITERATOR_LAMBDA does.
@@ -95,7 +58,7 @@ void vml_kernel(TensorIter& iter, VmlOp op, const char* name) {
               in += strides[3];
             }
           },
-          2048);
+          kVmlGrainSize);
     }
   });
   iter.cast_outputs();
