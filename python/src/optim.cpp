@@ -62,6 +62,23 @@ bool adam_step_fused(nb::handle params, nb::handle grads, nb::handle exp_avgs, n
   return dc::adam_step_fused(p, g, m, v, s, o);
 }
 
+bool sgd_step_fused(nb::handle params, nb::handle grads, nb::handle momentum_buffers, nb::handle lr,
+                    nb::handle momentum, nb::handle dampening, nb::handle weight_decay, bool nesterov, bool maximize) {
+  if (dc::is_grad_enabled()) return false;  // differentiable=True: the loop records its ops
+  std::vector<Tensor> p, g, b;
+  dc::SgdGroupOptions o;
+  o.nesterov = nesterov;
+  o.maximize = maximize;
+  const bool converted = tensor_list(params, p) && tensor_list(grads, g) && python_double(lr, o.lr) &&
+                         python_double(momentum, o.momentum) && python_double(dampening, o.dampening) &&
+                         python_double(weight_decay, o.weight_decay) && (o.momentum == 0 || tensor_list(momentum_buffers, b));
+  if (!converted) return false;
+  int64_t numel = 0;
+  for (const Tensor& t : p) numel += t.numel();
+  gil::ReleaseIf release(numel >= gil::kReleaseNumel);
+  return dc::sgd_step_fused(p, g, b, o);
+}
+
 }  // namespace
 
 void bind_optim(nb::module_& m) {
@@ -70,4 +87,10 @@ void bind_optim(nb::module_& m) {
         nb::arg("eps"), nb::arg("weight_decay"), nb::arg("maximize"), nb::arg("decoupled_weight_decay"),
         "torch's single-tensor Adam/AdamW step (amsgrad=False) over one param group, each parameter in one "
         "fused pass with the loop's bits. Returns False, having changed nothing, where the loop must run instead.");
+  m.def("_sgd_step_fused", &sgd_step_fused, nb::arg("params"), nb::arg("grads"), nb::arg("momentum_buffers"),
+        nb::arg("lr"), nb::arg("momentum"), nb::arg("dampening"), nb::arg("weight_decay"), nb::arg("nesterov"),
+        nb::arg("maximize"),
+        "torch's single-tensor SGD step over one param group (with momentum: once every buffer exists), each "
+        "parameter in one fused pass with the loop's bits. Returns False, having changed nothing, where the loop "
+        "must run instead.");
 }

@@ -2,7 +2,7 @@
 bitwise: parameters, optimizer state and returned norms after 20 steps on given gradients, with
 nanoGPT's two param groups (weight_decay 0.1 / 0.0), betas (0.9, 0.99) and lr rewritten in
 param_groups every step; state_dict round trips; native, ATEN_CPU_CAPABILITY=avx2, OMP_NUM_THREADS=1.
-SPECIAL_RUNS guard the fused Adam/AdamW step (kernels/cpu/optim.cpp): NaNs of both signs and several payloads,
+SPECIAL_RUNS guard the fused Adam/AdamW and SGD steps (kernels/cpu/optim.cpp): NaNs of both signs and several payloads,
 infinities and signed zeros in parameters and gradients, at sizes on each side of the vector body's 16, VML's
 grain 2048 and the parallel grain 32768, so that the NaN each op keeps, in its vector body and in its scalar tail
 of each thread's chunk, is checked against torch's separate kernels.
@@ -171,6 +171,11 @@ SPECIAL_RUNS = {
     "adamw_special": "out = special_run(lambda ps: torch.optim.AdamW(ps, lr=1e-2, weight_decay=0.1))",
     "adam_maximize_special": "out = special_run(lambda ps: torch.optim.Adam(ps, lr=1e-2, maximize=True, betas=(0.3, 0.6)))",
     "adamw_eps0_big_lr": "out = special_run(lambda ps: torch.optim.AdamW(ps, lr=3.0, eps=0.0, betas=(0.6, 0.7)))",
+    "sgd_special": "out = special_run(lambda ps: torch.optim.SGD(ps, lr=0.1))",
+    "sgd_momentum_special": "out = special_run(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, dampening=0.2))",
+    "sgd_nesterov_wd_maximize_special": """
+out = special_run(lambda ps: torch.optim.SGD(ps, lr=0.05, momentum=0.8, nesterov=True, weight_decay=0.01, maximize=True))
+""",
 }
 
 CLIP = {}

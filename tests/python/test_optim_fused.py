@@ -1,5 +1,5 @@
-"""The fused Adam/AdamW step (densecore._C._adam_step_fused, kernels/cpu/optim.cpp) against densecore's own op-by-op
-loop (optim/adam.py _single_tensor_adam), with no torch: the same bits and version counters where it runs, and
+"""The fused Adam/AdamW and SGD steps (densecore._C._adam_step_fused, _sgd_step_fused, kernels/cpu/optim.cpp) against
+densecore's own op-by-op loops (optim/adam.py _single_tensor_adam, sgd.py _single_tensor_sgd), with no torch: the same bits and version counters where it runs, and
 where it declines (returns False), nothing changed, so that the loop then runs on the state it expects.
 test_optim.py checks both against torch."""
 import math
@@ -9,6 +9,7 @@ import struct
 import densecore as torch
 import pytest
 from densecore.optim.adam import _single_tensor_adam
+from densecore.optim.sgd import _single_tensor_sgd
 
 pytestmark = pytest.mark.notorch
 
@@ -145,3 +146,50 @@ def test_optimizer_takes_the_fused_path_and_falls_back():
                 p.grad = special(p.numel(), 50 * it + i)
             opt.step()
         assert all(opt.state[p]["step"].item() == 3.0 for p in ps)
+
+
+SGD_CONFIGS = {
+    "plain": dict(momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, maximize=False),
+    "momentum": dict(momentum=0.9, dampening=0.1, weight_decay=0.0, nesterov=False, maximize=False),
+    "nesterov_wd_maximize": dict(momentum=0.8, dampening=0.0, weight_decay=0.01, nesterov=True, maximize=True),
+    "wd_maximize": dict(momentum=0.0, dampening=0.0, weight_decay=0.05, nesterov=False, maximize=True),
+}
+
+
+def sgd_fused(params, grads, bufs, lr=0.1, **cfg):
+    with torch.no_grad():
+        return torch._C._sgd_step_fused(params, grads, bufs, lr, cfg["momentum"], cfg["dampening"],
+                                        cfg["weight_decay"], cfg["nesterov"], cfg["maximize"])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("config", SGD_CONFIGS)
+def test_fused_sgd_is_the_loop(threads, config):
+    cfg = SGD_CONFIGS[config]
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        params, grads, bufs = group(SIZES, 11)[:3]
+        a = [params, grads, bufs if cfg["momentum"] else []]
+        b = copy_of(a)
+        for _ in range(3):
+            assert sgd_fused(*a, **cfg) is True
+            with torch.no_grad():
+                _single_tensor_sgd(*b, lr=0.1, **cfg)
+        assert snapshot(a) == snapshot(b)
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_fused_sgd_declines():
+    cfg = SGD_CONFIGS["momentum"]
+    params, grads, bufs = group([5, 6], 2)[:3]
+    for lists, kw in [([params, grads, [bufs[0], None]], {}),  # the loop makes the missing buffer
+                      ([params, grads, bufs[:1]], {}),
+                      ([params, grads, [bufs[0], params[1]]], {}),  # a buffer that is a parameter
+                      ([params, grads, bufs], {"lr": float("nan")}),
+                      ([params, grads, bufs], {"lr": 1e300}),  # alpha=-lr overflows float: add_ raises in the loop
+                      ([[params[0].double(), params[1]], grads, bufs], {})]:
+        want = [[(t._raw_bytes(), t._version) if isinstance(t, torch.Tensor) else t for t in ts] for ts in lists]
+        assert sgd_fused(*lists, **dict(cfg, **kw)) is False
+        assert [[(t._raw_bytes(), t._version) if isinstance(t, torch.Tensor) else t for t in ts] for ts in lists] == want

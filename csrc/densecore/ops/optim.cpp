@@ -27,11 +27,17 @@ bool scalar_arg(double x, float& out) {
 /// cast to the tensor's float (c10::convert, no range check).
 float wrapped_number_arg(double x) { return convert<float>(x); }
 
-/// The tensors of one parameter fit the kernel: float32, one shape, contiguous; a one-element step tensor.
-bool fits_kernel(const Tensor& p, const Tensor& g, const Tensor& m, const Tensor& v, const Tensor& step) {
-  for (const Tensor* x : {&p, &g, &m, &v}) {
+/// The tensors of one parameter fit a kernel: float32, p's shape, contiguous.
+bool fits_kernel(const Tensor& p, std::initializer_list<const Tensor*> others) {
+  if (!p.defined() || p.dtype() != DType::Float32 || !p.is_contiguous()) return false;
+  for (const Tensor* x : others) {
     if (!x->defined() || x->dtype() != DType::Float32 || x->sizes() != p.sizes() || !x->is_contiguous()) return false;
   }
+  return true;
+}
+
+/// Adam's one-element step tensor (float32, or float64 under a double default dtype).
+bool fits_step(const Tensor& step) {
   return step.defined() && step.numel() == 1 && (step.dtype() == DType::Float32 || step.dtype() == DType::Float64);
 }
 
@@ -83,7 +89,46 @@ bool adam_constants(const AdamGroupOptions& o, double step, AdamStepConstants& c
          scalar_arg(-step_size, c.neg_step_size);
 }
 
+/// The SGD loop's scalars (sgd.py, in its order); false where the loop would raise or a NaN would meet a NaN.
+bool sgd_constants(const SgdGroupOptions& o, SgdStepConstants& c) {
+  if (std::isnan(o.lr) || std::isnan(o.momentum) || std::isnan(o.dampening) || std::isnan(o.weight_decay)) return false;
+  c.maximize = o.maximize;
+  c.weight_decay = o.weight_decay != 0;
+  c.momentum = o.momentum != 0;
+  c.nesterov = c.momentum && o.nesterov;
+  c.momentum_factor = wrapped_number_arg(o.momentum);
+  return (!c.weight_decay || scalar_arg(o.weight_decay, c.weight_decay_alpha)) &&
+         (!c.momentum || scalar_arg(1 - o.dampening, c.one_minus_dampening)) &&
+         (!c.nesterov || scalar_arg(o.momentum, c.momentum_alpha)) && scalar_arg(-o.lr, c.neg_lr);
+}
+
 }  // namespace
+
+bool sgd_step_fused(std::span<const Tensor> params, std::span<const Tensor> grads,
+                    std::span<const Tensor> momentum_buffers, const SgdGroupOptions& o) {
+  const size_t n = params.size();
+  SgdStepConstants c;
+  if (grads.size() != n || !sgd_constants(o, c)) return false;
+  if (!c.momentum) momentum_buffers = {};
+  if (c.momentum && momentum_buffers.size() != n) return false;
+  for (size_t i = 0; i < n; ++i) {
+    if (!fits_kernel(params[i], {&grads[i]})) return false;
+    if (c.momentum && !fits_kernel(params[i], {&momentum_buffers[i]})) return false;
+  }
+  if (!all_storages_distinct({params, grads, momentum_buffers})) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const Tensor& p = params[i];
+    float* buf = c.momentum ? momentum_buffers[i].data<float>() : nullptr;
+    sgd_step_stub(p.data<float>(), grads[i].data<float>(), buf, p.numel(), c);
+    // One bump per in-place op of the loop: buf.mul_ and add_, param.add_.
+    if (c.momentum) {
+      momentum_buffers[i].bump_version();
+      momentum_buffers[i].bump_version();
+    }
+    p.bump_version();
+  }
+  return true;
+}
 
 bool adam_step_fused(std::span<const Tensor> params, std::span<const Tensor> grads, std::span<const Tensor> exp_avgs,
                      std::span<const Tensor> exp_avg_sqs, std::span<const Tensor> steps, const AdamGroupOptions& o) {
@@ -92,7 +137,7 @@ bool adam_step_fused(std::span<const Tensor> params, std::span<const Tensor> gra
   if (o.weight_decay != 0 && !o.decoupled_weight_decay) return false;  // L2: grad.add(param, alpha=...) first
   // Every parameter is checked before any is touched, so a false return leaves all state as it was.
   for (size_t i = 0; i < n; ++i)
-    if (!fits_kernel(params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i])) return false;
+    if (!fits_kernel(params[i], {&grads[i], &exp_avgs[i], &exp_avg_sqs[i]}) || !fits_step(steps[i])) return false;
   if (!all_storages_distinct({params, grads, exp_avgs, exp_avg_sqs, steps})) return false;
   std::vector<AdamStepConstants> constants(n);
   std::vector<double> next_steps(n);

@@ -29,4 +29,20 @@ struct AdamGroupOptions {
 bool adam_step_fused(std::span<const Tensor> params, std::span<const Tensor> grads, std::span<const Tensor> exp_avgs,
                      std::span<const Tensor> exp_avg_sqs, std::span<const Tensor> steps, const AdamGroupOptions& o);
 
+/// One SGD param group's hyper-parameters (Python floats).
+struct SgdGroupOptions {
+  double lr = 1e-3;
+  double momentum = 0;
+  double dampening = 0;
+  double weight_decay = 0;
+  bool nesterov = false;
+  bool maximize = false;
+};
+
+/// torch's _single_tensor_sgd over the lists: param (and, with momentum, its buffer) updated in place, versions
+/// bumped once per in-place op of the loop. momentum_buffers is ignored without momentum; with it, every buffer
+/// must exist (the loop makes them on the first step). Returns false, having changed nothing, as above.
+bool sgd_step_fused(std::span<const Tensor> params, std::span<const Tensor> grads,
+                    std::span<const Tensor> momentum_buffers, const SgdGroupOptions& o);
+
 }  // namespace dc

@@ -75,8 +75,20 @@ class SGD(Optimizer):
 
 def sgd(params, d_p_list, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov, maximize,
         **unused):
-    """Functional SGD: the single-tensor loop (what torch picks for CPU tensors)."""
+    """Functional SGD: torch's single-tensor loop (what it picks for CPU tensors). Where the fused C++ step covers
+    the group (lists of float32 contiguous tensors, every momentum buffer made, grad mode off), it runs instead,
+    with the loop's bits (tests/python/test_optim.py); otherwise the loop itself."""
     lr = _to_scalar(lr)
+    if _C._sgd_step_fused(params, d_p_list, momentum_buffer_list, lr, momentum, dampening, weight_decay, nesterov,
+                          maximize):
+        return
+    _single_tensor_sgd(params, d_p_list, momentum_buffer_list, weight_decay=weight_decay, momentum=momentum, lr=lr,
+                       dampening=dampening, nesterov=nesterov, maximize=maximize)
+
+
+def _single_tensor_sgd(params, d_p_list, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov,
+                       maximize):
+    """torch/optim/sgd.py _single_tensor_sgd, op by op."""
     for i, param in enumerate(params):
         grad = d_p_list[i] if not maximize else -d_p_list[i]
         if weight_decay != 0:

@@ -7,6 +7,7 @@
 #include "densecore/core/checked_convert.h"
 #include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
+#include "densecore/kernels/cpu/pointwise_forms.h"
 #include "densecore/kernels/iter/loops.h"
 #if defined(DC_VEC_X86)
 #include "densecore/kernels/cpu/sleef_fmod.h"
@@ -31,29 +32,7 @@ inline T scalar_op(T a, T b, F f) {
 
 // ---- add / sub -------------------------------------------------------------------------------
 
-// Note [add scalar tail]: ufunc/add.h computes `self + alpha * other` in the scalar lambda and
-// vec::fmadd(other, alpha, self) in the vector one. GCC contracted the scalar float/double
-// expression into an FMA in torch's AVX2/AVX-512 builds (verified: the tail of a float32 add with
-// alpha=0.1 matches fma, not two roundings); the DEFAULT build has no FMA, so two roundings there.
-// The tail of rows whose `other` is a broadcast scalar differs again: Note [add alpha tail].
-// Half/BFloat16 use c10's operators: the product is rounded to T before the sum.
-template <class T>
-inline T add_scalar(T a, T b, T alpha) {
-  if constexpr (kReduced<T>) {
-    const T prod = scalar_from_float<T>(float(alpha) * float(b));
-    return scalar_from_float<T>(float(a) + float(prod));
-  } else if constexpr (std::is_floating_point_v<T>) {
-#if defined(DC_CPU_CAPABILITY_DEFAULT)
-    return a + alpha * b;
-#else
-    return std::fma(alpha, b, a);
-#endif
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return bool(int(a) + int(alpha) * int(b));
-  } else {
-    return vec::wrap_add(a, vec::wrap_mul(alpha, b));
-  }
-}
+// add_scalar and AddAlpha (self + alpha * other in both forms, Note [add scalar tail]): pointwise_forms.h.
 
 // Note [add alpha tail]: in vectorized_loop's scalar tail (the last m = n mod 2V elements of a row
 // or chunk) with `other` the broadcast scalar (S == 2), GCC auto-vectorised torch's AVX2 basic_loop
@@ -117,9 +96,9 @@ void add_kernel(TensorIter& iter, const Scalar& alpha_s) {
     if constexpr (std::is_same_v<T, bool>) {
       cpu_kernel(iter, [=](bool a, bool b) -> bool { return add_scalar(a, b, alpha); });
     } else {
-      const Vec<T> valpha(alpha);
-      auto op = [=](T a, T b) -> T { return add_scalar(a, b, alpha); };
-      auto vop = [=](Vec<T> a, Vec<T> b) { return vec::fmadd(b, valpha, a); };
+      const AddAlpha<T> add(alpha);
+      auto op = [=](T a, T b) -> T { return add.scalar(a, b); };
+      auto vop = [=](Vec<T> a, Vec<T> b) { return add.vector(a, b); };
 #if !defined(DC_CPU_CAPABILITY_DEFAULT)
       if constexpr (std::is_floating_point_v<T>) return add_alpha_loop_avx2(iter, alpha, op, vop);
 #endif

@@ -1,5 +1,6 @@
-// Fused optimizer steps: one parameter's update of torch's single-tensor Adam/AdamW loop
-// (torch/optim/adam.py _single_tensor_adam, capturable=False) in three passes instead of nine ops:
+// Fused optimizer steps: one parameter's update of torch's single-tensor loops in one pass (SGD) or three (Adam).
+//
+// Adam/AdamW (torch/optim/adam.py _single_tensor_adam, capturable=False), three passes instead of nine ops:
 //
 //   pass 1  grad = -grad                                (maximize: neg_kernel, a sign flip in both forms)
 //           param.mul_(1 - lr * weight_decay)           (AdamW: mul_kernel, binary.cpp)
@@ -18,6 +19,9 @@
 // sqrt kernel's chunks (grain 2048, one VML call each). The `+ eps` is add_kernel with alpha 1: fma(eps, 1, d)
 // and (eps * 1) + d (Note [add alpha tail], binary.cpp) are both the one rounding of d + eps, and eps is not
 // NaN (ops/optim.cpp leaves a NaN hyper-parameter to the loop), so d's NaN passes either way.
+//
+// SGD (torch/optim/sgd.py _single_tensor_sgd), one pass instead of up to five ops, all of them add with alpha
+// on contiguous tensors (AddAlpha) but the buffer's mul_: the same argument, with the chunks of grain 32768.
 #include <cmath>
 
 #include "densecore/kernels/cpu/pointwise_forms.h"
@@ -94,6 +98,41 @@ void apply_step(float* param, const float* exp_avg, float* denom, int64_t n, con
   }
 }
 
+/// One parallel chunk of the SGD step.
+void sgd_chunk(float* param, const float* grad, float* buf, int64_t n, const SgdStepConstants& c) {
+  const AddAlpha<float> decay(c.weight_decay_alpha), accumulate(c.one_minus_dampening), look_ahead(c.momentum_alpha),
+      descend(c.neg_lr);
+  const V momentum(c.momentum_factor);
+  const int64_t body = vector_body(n);
+  for (int64_t i = 0; i < body; i += V::size()) {
+    V g = V::loadu(grad + i);
+    if (c.maximize) g = negated(g);
+    if (c.weight_decay) g = decay.vector(g, V::loadu(param + i));
+    if (c.momentum) {
+      const V b = accumulate.vector(V::loadu(buf + i) * momentum, g);
+      b.store(buf + i);
+      g = c.nesterov ? look_ahead.vector(g, b) : b;
+    }
+    descend.vector(V::loadu(param + i), g).store(param + i);
+  }
+  for (int64_t i = body; i < n; ++i) {
+    float g = c.maximize ? negated(grad[i]) : grad[i];
+    if (c.weight_decay) g = decay.scalar(g, param[i]);
+    if (c.momentum) {
+      const float b = accumulate.scalar(buf[i] * c.momentum_factor, g);
+      buf[i] = b;
+      g = c.nesterov ? look_ahead.scalar(g, b) : b;
+    }
+    param[i] = descend.scalar(param[i], g);
+  }
+}
+
+void sgd_step_kernel(float* param, const float* grad, float* momentum_buffer, int64_t n, const SgdStepConstants& c) {
+  parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
+    sgd_chunk(param + b, grad + b, c.momentum ? momentum_buffer + b : nullptr, e - b, c);
+  });
+}
+
 void adam_step_kernel(float* param, const float* grad, float* exp_avg, float* exp_avg_sq, float* denom, int64_t n,
                       const AdamStepConstants& c) {
   const AdamForms forms(c);
@@ -108,5 +147,6 @@ void adam_step_kernel(float* param, const float* grad, float* exp_avg, float* ex
 }  // namespace DC_CPU_CAPABILITY
 
 DC_REGISTER_DISPATCH(adam_step_stub, &adam_step_kernel);
+DC_REGISTER_DISPATCH(sgd_step_stub, &sgd_step_kernel);
 
 }  // namespace dc

@@ -4,5 +4,6 @@
 namespace dc {
 
 DC_DEFINE_DISPATCH(AdamStepFn, adam_step_stub);
+DC_DEFINE_DISPATCH(SgdStepFn, sgd_step_stub);
 
 }  // namespace dc
