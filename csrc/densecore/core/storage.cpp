@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -19,10 +21,16 @@ namespace {
 // made three brk calls per step and spent most of its time in those faults (issue 10). The bits cannot
 // depend on it: a new tensor's memory is uninitialised either way. It is off under AddressSanitizer, so
 // that a use after free is still caught.
+// Note [Small blocks]: a block under 64 KiB comes from malloc with room to align it up by hand. glibc's
+// aligned_alloc carves each block out of a larger chunk and frees the rest, which took most of the time of
+// making a 3-element tensor (issue 10); malloc serves these sizes from its per-thread cache. Under
+// AddressSanitizer blocks come from aligned_alloc, so that a write just past a tensor's end is still caught.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kCacheBlocks = false;
+constexpr bool kAlignSmallBlocksByHand = false;
 #else
 constexpr bool kCacheBlocks = true;
+constexpr bool kAlignSmallBlocksByHand = true;
 #endif
 constexpr size_t kMinCachedBlock = size_t(64) << 10;
 constexpr size_t kMaxCachedBytes = size_t(256) << 20;
@@ -69,15 +77,29 @@ size_t block_size(size_t nbytes) {
 
 bool cacheable(size_t block) { return kCacheBlocks && block >= kMinCachedBlock; }
 
+/// A block of `block` bytes at a 64-byte boundary; *allocation is what free() takes. Null when out of memory.
+void* allocate_block(size_t block, void** allocation) {
+  if (kAlignSmallBlocksByHand && block < kMinCachedBlock) {
+    constexpr size_t slack = kStorageAlignment - alignof(std::max_align_t);
+    void* raw = std::malloc(block + slack);
+    *allocation = raw;
+    if (!raw) return nullptr;
+    const uintptr_t at = (reinterpret_cast<uintptr_t>(raw) + kStorageAlignment - 1) & ~uintptr_t(kStorageAlignment - 1);
+    return reinterpret_cast<void*>(at);
+  }
+  void* p = cacheable(block) ? block_cache().take(block) : nullptr;
+  if (!p) p = std::aligned_alloc(kStorageAlignment, block);
+  *allocation = p;
+  return p;
+}
+
 }  // namespace
 
 StorageImpl::StorageImpl(size_t nbytes) : nbytes_(nbytes) {
   errno = 0;
   // A size the rounding would wrap is one no allocator can give: the failed-allocation error below.
   if (nbytes <= std::numeric_limits<size_t>::max() - kPage) {
-    const size_t block = block_size(nbytes);
-    if (cacheable(block)) data_ = block_cache().take(block);
-    if (!data_) data_ = std::aligned_alloc(kStorageAlignment, block);
+    data_ = allocate_block(block_size(nbytes), &allocation_);
   }
   // torch's DefaultCPUAllocator message (c10/core/impl/alloc_cpu.cpp), so code that catches
   // RuntimeError on a failed allocation works the same.
@@ -99,8 +121,8 @@ StorageImpl::~StorageImpl() {
     return;
   }
   const size_t block = block_size(nbytes_);
-  if (cacheable(block) && block_cache().keep(data_, block)) return;
-  std::free(data_);
+  if (cacheable(block) && block_cache().keep(allocation_, block)) return;
+  std::free(allocation_);
 }
 
 }  // namespace dc

@@ -25,6 +25,7 @@ class StorageImpl {
 
  private:
   void* data_ = nullptr;
+  void* allocation_ = nullptr;  // what free() takes: data_, or the malloc block data_ was aligned up inside
   size_t nbytes_ = 0;
   std::function<void()> release_;  // empty: we own data_ and free it
 };
