@@ -129,9 +129,9 @@ std::vector<int64_t> preserve_format_strides(std::span<const int64_t> sizes, std
   return infer_dense_strides(sizes, strides);
 }
 
-std::vector<int64_t> broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b) {
+DimVector broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b) {
   const int64_t na = int64_t(a.size()), nb = int64_t(b.size()), n = std::max(na, nb);
-  std::vector<int64_t> out(static_cast<size_t>(n));
+  DimVector out(static_cast<size_t>(n));
   for (int64_t i = n - 1; i >= 0; --i) {
     const int64_t off = n - 1 - i;
     const int64_t sa = na - 1 - off >= 0 ? a[na - 1 - off] : 1;

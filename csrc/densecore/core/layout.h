@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "densecore/core/small_vector.h"
+
 namespace dc {
 
 /// torch's memory_format argument: the strides a fresh copy gets (channels-last formats are not made here).
@@ -60,9 +62,9 @@ std::ostream& operator<<(std::ostream& os, ShapeText s);
 /// belongs after d1, -1 when before, 0 when the strides cannot tell (then the order stays). Every
 /// caller's rule for comparing two dims differs (one tensor, all operands, outputs' reduced dims
 /// first); the sort is this one.
-template <class ShouldSwap>
-std::vector<int64_t> stride_order(int64_t ndim, ShouldSwap&& should_swap) {
-  std::vector<int64_t> perm(static_cast<size_t>(ndim));
+template <class Perm = std::vector<int64_t>, class ShouldSwap>
+Perm stride_order(int64_t ndim, ShouldSwap&& should_swap) {
+  Perm perm(static_cast<size_t>(ndim));
   std::iota(perm.rbegin(), perm.rend(), int64_t{0});
   for (int64_t i = 1; i < ndim; ++i) {
     int64_t dim1 = i;
@@ -95,6 +97,6 @@ std::vector<int64_t> preserve_format_strides(std::span<const int64_t> sizes, std
 /// at::infer_size (aten/src/ATen/ExpandUtils.cpp): the broadcast of two shapes. Walks from the last
 /// dim, so a mismatch reports the innermost bad dim: RuntimeError "The size of tensor a (3) must
 /// match the size of tensor b (5) at non-singleton dimension 1".
-std::vector<int64_t> broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b);
+DimVector broadcast_shapes(std::span<const int64_t> a, std::span<const int64_t> b);
 
 }  // namespace dc

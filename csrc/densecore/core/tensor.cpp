@@ -68,6 +68,7 @@ Tensor Tensor::from_storage(Storage storage, std::span<const int64_t> sizes,
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::move(storage);
   impl->dtype = dtype;
+  impl->version = std::make_shared<VersionCounter>();
   impl->set_layout(sizes, strides, offset);
   return Tensor(std::move(impl));
 }

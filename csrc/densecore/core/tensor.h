@@ -10,12 +10,13 @@
 
 #include "densecore/core/dtype.h"
 #include "densecore/core/layout.h"
+#include "densecore/core/small_vector.h"
 #include "densecore/core/storage.h"
 
 namespace dc {
 
-using Shape = std::vector<int64_t>;
-using Strides = std::vector<int64_t>;  // in elements, not bytes
+using Shape = DimVector;
+using Strides = DimVector;  // in elements, not bytes
 
 /// sizes, strides (elements) and storage offset (elements): everything a view changes.
 struct Layout {
@@ -46,7 +47,7 @@ struct TensorImpl {
   int64_t offset = 0;  // in elements
   int64_t numel = 1;   // product of sizes, checked for overflow whenever the layout is set
   DType dtype = DType::Float32;
-  std::shared_ptr<VersionCounter> version = std::make_shared<VersionCounter>();
+  std::shared_ptr<VersionCounter> version;  // a new one from from_storage, the base's from as_strided_view
   std::shared_ptr<AutogradMetaInterface> autograd;  // null unless the tensor takes part in autograd
   // A Python number turned into a 0-dim tensor for type promotion (torch's is_wrapped_number).
   bool is_wrapped_number = false;

@@ -86,7 +86,8 @@ TensorIter TensorIter::copy_op(const Tensor& dst, const Tensor& src) {
   IterOperand in;
   in.tensor = src;
   in.dtype = src.dtype();
-  it.ops_ = {o, in};
+  it.ops_.push_back(std::move(o));
+  it.ops_.push_back(std::move(in));
   it.build(c);
   return it;
 }
@@ -116,20 +117,20 @@ void TensorIter::compute_shape(const IterConfig& config) {
     const auto& s = op.tensor.sizes();
     (s.empty() ? has_scalars : has_tensors) = true;
     if (first) {
-      shape_ = s;
+      shape_.assign(s.begin(), s.end());
       first = false;
-    } else if (s != shape_) {
+    } else if (!std::ranges::equal(s, shape_)) {
       shape_ = broadcast_shapes(shape_, s);
     }
   }
   all_ops_are_scalars_ = !has_tensors;
-  if (first && ops_[0].tensor.defined()) shape_ = ops_[0].tensor.sizes();  // outputs only
+  if (first && ops_[0].tensor.defined()) shape_.assign(ops_[0].tensor.sizes().begin(), ops_[0].tensor.sizes().end());  // outputs only
 }
 
 void TensorIter::mark_resize_outputs(const IterConfig& config) {
   for (int i = 0; i < num_outputs_; ++i) {
     IterOperand& op = ops_[i];
-    if (!op.tensor.defined() || op.tensor.sizes() == shape_) continue;
+    if (!op.tensor.defined() || std::ranges::equal(op.tensor.sizes(), shape_)) continue;
     if (config.resize_outputs && !op.is_read_write) {
       op.will_resize = true;
       continue;
@@ -166,7 +167,7 @@ void TensorIter::compute_types(const IterConfig& config) {
       !config.enforce_safe_casting_to_output)
     return;
   if ((different_inputs || all_ops_are_scalars_) && config.promote_inputs_to_common_dtype) {
-    std::vector<Tensor> inputs;
+    SmallVector<Tensor, 4> inputs;
     for (const IterOperand& op : ops_)
       if (!op.is_output) inputs.push_back(op.tensor);
     common_dtype_ = result_type(inputs);
@@ -213,7 +214,7 @@ void TensorIter::reorder_dimensions() {
   const int64_t nd = ndim();
   // 1 if dim0 should come after dim1, -1 if before, 0 if ambiguous (TensorIterator.cpp): the first
   // operand whose strides tell decides.
-  perm_ = stride_order(nd, [&](int64_t dim0, int64_t dim1) {
+  perm_ = stride_order<DimVector>(nd, [&](int64_t dim0, int64_t dim1) {
     for (const IterOperand& op : ops_) {
       if (op.stride_bytes.empty() || op.will_resize) continue;
       const int64_t s0 = op.stride_bytes[dim0], s1 = op.stride_bytes[dim1];
@@ -225,8 +226,8 @@ void TensorIter::reorder_dimensions() {
     return 0;
   });
   // permute_dimensions
-  auto apply = [&](std::vector<int64_t>& v) {
-    std::vector<int64_t> r(nd);
+  auto apply = [&](DimVector& v) {
+    DimVector r(static_cast<size_t>(nd));
     for (int64_t i = 0; i < nd; ++i) r[i] = v[perm_[i]];
     v = std::move(r);
   };
@@ -244,7 +245,7 @@ void TensorIter::allocate_or_resize_outputs() {
     if (op.tensor.defined() && !op.will_resize) continue;
     // compatible_stride: contiguous in the iteration order (element strides, wrapping arithmetic:
     // an overflow is caught by the storage size check below, with torch's message).
-    std::vector<int64_t> sizes(nd), strides(nd);
+    DimVector sizes(static_cast<size_t>(nd)), strides(static_cast<size_t>(nd));
     uint64_t next = 1;
     for (int64_t d = 0; d < nd; ++d) {
       sizes[perm_[d]] = shape_[d];
@@ -336,10 +337,10 @@ void TensorIter::for_each(Loop2d loop, int64_t grain) const {
 void TensorIter::serial_for_each(Loop2d loop, int64_t begin, int64_t end) const {
   const int nt = ntensors();
   const int64_t nd = ndim();
-  std::vector<int64_t> strides(size_t(nt) * size_t(nd));
+  SmallVector<int64_t, 20> strides(size_t(nt) * size_t(nd));
   for (int64_t d = 0; d < nd; ++d)
     for (int t = 0; t < nt; ++t) strides[d * nt + t] = ops_[t].stride_bytes[d];
-  std::vector<char*> base(nt);
+  SmallVector<char*, 4> base(static_cast<size_t>(nt));
   for (int t = 0; t < nt; ++t) base[t] = data_ptr(t);
   serial_for_each_strided(shape_, strides, base, loop, begin, end);
 }
@@ -390,9 +391,9 @@ void serial_for_each_strided(std::span<const int64_t> shape, std::span<const int
   const size_t nt = base.size();
   const int64_t nd = int64_t(shape.size());
   // get_strides: a Loop2d always reads an inner and an outer stride per tensor, 0 where no dim is.
-  std::vector<int64_t> strides(nt * size_t(std::max<int64_t>(nd, 2)), 0);
+  SmallVector<int64_t, 20> strides(nt * size_t(std::max<int64_t>(nd, 2)), 0);
   std::copy(strides_in.begin(), strides_in.end(), strides.begin());
-  std::vector<char*> ptrs(nt);
+  SmallVector<char*, 4> ptrs(nt);
   auto ptrs_at = [&](std::span<const int64_t> position) {
     for (size_t t = 0; t < nt; ++t) {
       ptrs[t] = base[t];

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "densecore/core/convert.h"
+#include "densecore/core/small_vector.h"
 #include "densecore/core/tensor.h"
 #include "densecore/kernels/iter/parallel.h"
 
@@ -49,7 +50,7 @@ struct DimCounter {
   void increment(std::pair<int64_t, int64_t> step);
 
   std::span<const int64_t> shape;
-  std::vector<int64_t> values;
+  DimVector values;
   int64_t offset;
 };
 
@@ -99,7 +100,7 @@ struct IterOperand {
   bool is_output = false;
   bool is_read_write = false;  // the output is also an input (in-place)
   bool will_resize = false;
-  std::vector<int64_t> stride_bytes;
+  DimVector stride_bytes;
 };
 
 class TensorIter {
@@ -110,12 +111,12 @@ class TensorIter {
   static TensorIter copy_op(const Tensor& dst, const Tensor& src);
 
   int64_t ndim() const { return int64_t(shape_.size()); }
-  const std::vector<int64_t>& shape() const { return shape_; }
+  const DimVector& shape() const { return shape_; }
   int64_t numel() const;
   int ntensors() const { return int(ops_.size()); }
   DType common_dtype() const { return common_dtype_; }
   DType dtype(int i) const { return ops_[i].dtype; }
-  const std::vector<int64_t>& strides(int i) const { return ops_[i].stride_bytes; }
+  const DimVector& strides(int i) const { return ops_[i].stride_bytes; }
   char* data_ptr(int i) const { return static_cast<char*>(ops_[i].tensor.data_ptr()); }
   /// The output as the caller sees it (the original tensor when the loop wrote a temporary).
   const Tensor& output() const;
@@ -149,10 +150,10 @@ class TensorIter {
   void coalesce_dimensions();
   void check_mem_overlaps(const IterConfig& config) const;
 
-  std::vector<IterOperand> ops_;  // outputs first
+  SmallVector<IterOperand, 4> ops_;  // outputs first; 4 inline as ATen's operands_
   int num_outputs_ = 1;
-  std::vector<int64_t> shape_;
-  std::vector<int64_t> perm_;
+  DimVector shape_;
+  DimVector perm_;
   DType common_dtype_ = DType::Float32;
   bool all_ops_are_scalars_ = false;
 };
