@@ -7,6 +7,7 @@
 #include <nanobind/nanobind.h>
 
 #include "densecore/core/tensor.h"
+#include "small_vector_caster.h"
 
 namespace nb = nanobind;
 using TensorClass = nb::class_<dc::Tensor>;
