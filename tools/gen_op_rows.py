@@ -717,7 +717,7 @@ def py_parse(r: Row, a: Arg, fn: str, handle: str, name: str, pos: int) -> str:
         return f"{handle}.is_none() ? std::optional<int64_t>() : int_args::to_int({handle}, {tail}"
     if a.type == "int[]" and a.default == "[]":
         # torch's parser takes None for an int list whose default is empty (amax(x, dim=None): every dim).
-        return f"{handle}.is_none() ? std::vector<int64_t>{{}} : int_args::to_int_list({handle}, {tail}"
+        return f"{handle}.is_none() ? dc::DimVector{{}} : int_args::to_int_list({handle}, {tail}"
     return {"Tensor": f"{tensor}({handle}, {tail}", "Scalar": f"py_number::to_scalar({handle}, {tail}",
             "int": f"int_args::to_int({handle}, {tail}", "int[]": f"int_args::to_int_list({handle}, {tail}",
             "bool": f"bool_arg({handle}, {tail}", "str": f"str_arg({handle}, {tail}"}[a.type]
@@ -763,7 +763,7 @@ def gen_binding_form(r: Row, form: str, py_name: str) -> str:
     for a in shown:
         pos = 0 if a.kw_only else shown.index(a) + 1
         conv = py_parse(r, a, fn, a.name + "_h", python_name(r, a, form), pos)
-        decl = {"Tensor": "const Tensor&", "int[]": "const std::vector<int64_t>"}.get(a.type, "const auto")
+        decl = {"Tensor": "const Tensor&", "int[]": "const dc::DimVector"}.get(a.type, "const auto")
         lines.append(f"    {decl} {a.name} = {conv};\n")
     with_out = form == "function" and "out" in r.python
     if with_out:

@@ -40,8 +40,9 @@ inline int64_t to_int(nb::handle h, const char* fn, const char* arg, int pos = 0
 }
 
 /// A tuple/list/Size of ints, or one int (torch accepts `size=3` for an IntArrayRef).
-inline std::vector<int64_t> to_int_list(nb::handle h, const char* fn, const char* arg, int pos = 0) {
-  std::vector<int64_t> out;
+/// A DimVector: a shape's few ints cost no allocation (x.view(3, 1) made two).
+inline dc::DimVector to_int_list(nb::handle h, const char* fn, const char* arg, int pos = 0) {
+  dc::DimVector out;
   int64_t v;
   if (try_int(h, v)) return {v};
   if (!PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr()))
@@ -59,13 +60,12 @@ inline std::vector<int64_t> to_int_list(nb::handle h, const char* fn, const char
 }
 
 /// `*sizes` varargs: f(2, 3), f((2, 3)), f([2, 3]), f(torch.Size), or f(kw=(2, 3)).
-inline std::vector<int64_t> varargs(const nb::args& args, const nb::kwargs& kwargs, const char* fn,
-                                    const char* kw) {
+inline dc::DimVector varargs(const nb::args& args, const nb::kwargs& kwargs, const char* fn, const char* kw) {
   if (args.size() == 0 && kwargs.contains(kw) && kwargs.size() == 1) return to_int_list(kwargs[kw], fn, kw);
   if (kwargs.size() != 0)
     throw dc::TypeError(dc::format("{}() got an unexpected keyword argument", fn));
   if (args.size() == 1) return to_int_list(args[0], fn, kw);
-  std::vector<int64_t> out;
+  dc::DimVector out;
   for (size_t i = 0; i < args.size(); ++i) out.push_back(to_int(args[i], fn, kw));
   return out;
 }
