@@ -147,6 +147,8 @@ OPS = [
     "x.index_select(0, torch.tensor([1, 0, 1]))", "x.index_select(2, torch.tensor([3, 0], dtype=torch.int32))",
     "torch.index_select(x, -2, torch.tensor([2]))", "x.index_select(1, torch.tensor(1))",
     "x.index_select(1, torch.tensor([], dtype=torch.int64))",
+    # a strided index, and a self with a storage offset (contiguous in the "contig" layout: the row-copy path)
+    "x.index_select(1, torch.tensor([2, 0, 1, 0])[::2])", "x[1:].index_select(0, torch.tensor([0, 0]))",
     "x.masked_fill(torch.tensor([True, False, True, False]), 5)",
     "x.masked_fill(torch.tensor([[True], [False], [True]]), 2.5)", "torch.masked_fill(x, x > 7, True)",
     "x.masked_fill(torch.tensor([True, False, True, False]), torch.tensor(3))",

@@ -572,6 +572,33 @@ void set_item(const Tensor& self, std::span<const TensorIndex> indices, const Te
   index_put_(sliced, trim_trailing_undefined(std::move(tensors)), slice_prefix_ones(value));
 }
 
+namespace {
+
+// index_select of a contiguous self into its fresh contiguous out: each selected slice is a run of `inner`
+// elements, copied whole (torch's index_select_out_cpu_ copies rows too). An embedding's forward is this with
+// dim 0; element by element it was 0.6 ms of the GPT step's 21. Every index is checked before anything is
+// copied; out is new, so a bad index leaves nothing half-visible either way.
+void index_select_rows(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
+  const int64_t size = self.size(dim), n = index.numel();
+  const int64_t idx_stride = index.dim() > 0 ? index.stride(0) : 0;
+  auto index_at = [&](int64_t i) { return read_index(index, index.storage_offset() + i * idx_stride); };
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = index_at(i);
+    check<IndexError>(v >= 0 && v < size, "index out of range in self");
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= self.size(d);
+  for (int64_t d = dim + 1; d < self.dim(); ++d) inner *= self.size(d);
+  const size_t row_bytes = size_t(inner) * self.itemsize();
+  const char* src = static_cast<const char*>(self.data_ptr());
+  char* dst = static_cast<char*>(out.data_ptr());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(dst + size_t(o * n + i) * row_bytes, src + size_t(o * size + index_at(i)) * row_bytes, row_bytes);
+}
+
+}  // namespace
+
 Tensor impl::index_select_forward(const Tensor& self, int64_t dim, const Tensor& index) {
   dim = wrap_dim(dim, self.dim());
   check<IndexError>(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
@@ -581,6 +608,10 @@ Tensor impl::index_select_forward(const Tensor& self, int64_t dim, const Tensor&
   Shape shape = self.sizes();
   if (self.dim() > 0) shape[dim] = n;
   Tensor out = Tensor::empty(shape, self.dtype());
+  if (self.dim() > 0 && self.is_contiguous() && out.numel() > 0) {
+    index_select_rows(self, dim, index, out);
+    return out;
+  }
   const int64_t size = self.dim() > 0 ? self.size(dim) : 1;
   const int64_t in_stride = self.dim() > 0 ? self.stride(dim) : 0;
   const int64_t idx_stride = index.dim() > 0 ? index.stride(0) : 0;
