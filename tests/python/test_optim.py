@@ -164,6 +164,21 @@ def special_run(make_opt, steps=6):
             p.grad = spike(vals(p.numel(), 1000 * it + i), 31 * it + i, 0.1)
         opt.step()
     return [params, state_list(opt, params), [p._version for p in params]]
+def sparse_run(make_opt, steps=5):
+    # As a ReLU layer's weights at batch 1: most gradients exactly zero step after step (exp_avg_sq stays +0,
+    # Note [VML sqrt of zeros]), whole VML chunks of them, and tiny ones whose squares are denormal or +0.
+    params = [torch.nn.Parameter(vals(n, 3 + n)) for n in SIZES]
+    opt = make_opt(params)
+    for it in range(steps):
+        for i, p in enumerate(params):
+            g = vals(p.numel(), 500 * it + i)
+            flat = g.reshape(-1)
+            flat[: (p.numel() * 3) // 5] = 0.0
+            flat[1::7] = flat[1::7] * 1e-20
+            flat[2::11] = -0.0
+            p.grad = g
+        opt.step()
+    return [params, state_list(opt, params)]
 """
 
 SPECIAL_RUNS = {
@@ -171,6 +186,8 @@ SPECIAL_RUNS = {
     "adamw_special": "out = special_run(lambda ps: torch.optim.AdamW(ps, lr=1e-2, weight_decay=0.1))",
     "adam_maximize_special": "out = special_run(lambda ps: torch.optim.Adam(ps, lr=1e-2, maximize=True, betas=(0.3, 0.6)))",
     "adamw_eps0_big_lr": "out = special_run(lambda ps: torch.optim.AdamW(ps, lr=3.0, eps=0.0, betas=(0.6, 0.7)))",
+    "adam_sparse_grads": "out = sparse_run(lambda ps: torch.optim.Adam(ps, lr=1e-2))",
+    "adamw_sparse_grads_eps0": "out = sparse_run(lambda ps: torch.optim.AdamW(ps, lr=1e-2, eps=0.0))",
     "sgd_special": "out = special_run(lambda ps: torch.optim.SGD(ps, lr=0.1))",
     "sgd_momentum_special": "out = special_run(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, dampening=0.2))",
     "sgd_nesterov_wd_maximize_special": """
