@@ -109,7 +109,7 @@ bool is_non_overlapping_and_dense(std::span<const int64_t> sizes, std::span<cons
 
 std::vector<int64_t> infer_dense_strides(std::span<const int64_t> sizes, std::span<const int64_t> strides) {
   const int64_t nd = int64_t(sizes.size());
-  const std::vector<int64_t> perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
+  const DimVector perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
     if (strides[d0] == 0 || strides[d1] == 0) return 0;
     if (strides[d0] < strides[d1]) return -1;
     if (strides[d0] > strides[d1]) return 1;

@@ -62,9 +62,9 @@ std::ostream& operator<<(std::ostream& os, ShapeText s);
 /// belongs after d1, -1 when before, 0 when the strides cannot tell (then the order stays). Every
 /// caller's rule for comparing two dims differs (one tensor, all operands, outputs' reduced dims
 /// first); the sort is this one.
-template <class Perm = std::vector<int64_t>, class ShouldSwap>
-Perm stride_order(int64_t ndim, ShouldSwap&& should_swap) {
-  Perm perm(static_cast<size_t>(ndim));
+template <class ShouldSwap>
+DimVector stride_order(int64_t ndim, ShouldSwap&& should_swap) {
+  DimVector perm(static_cast<size_t>(ndim));
   std::iota(perm.rbegin(), perm.rend(), int64_t{0});
   for (int64_t i = 1; i < ndim; ++i) {
     int64_t dim1 = i;

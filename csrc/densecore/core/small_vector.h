@@ -12,7 +12,6 @@
 #include <iterator>
 #include <memory>
 #include <new>
-#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -38,8 +37,6 @@ class SmallVector {
   SmallVector(std::initializer_list<T> list) { assign(list.begin(), list.end()); }
   template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
   SmallVector(It first, It last) { assign(first, last); }
-  /// From any list of T (a std::vector, a span): explicit, so a copy is never made by accident.
-  explicit SmallVector(std::span<const T> list) { assign(list.begin(), list.end()); }
   /// A std::vector converts both ways, implicitly: the two spell the same list, and code written against
   /// std::vector (broadcast_shapes' result, a saved shape) keeps working.
   SmallVector(const std::vector<T>& list) { assign(list.begin(), list.end()); }  // NOLINT: implicit

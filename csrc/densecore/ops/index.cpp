@@ -67,7 +67,7 @@ Strides iterator_output_strides(std::span<const int64_t> shape, const std::vecto
   const int64_t nd = static_cast<int64_t>(shape.size());
   if (nd <= 1) return contiguous_strides(shape);
   // perm[i] = the original dim at position i, fastest-moving first.
-  const std::vector<int64_t> perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
+  const DimVector perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
     for (const Strides& s : inputs) {
       const int64_t s0 = s[d0], s1 = s[d1];
       if (s0 == 0 || s1 == 0) continue;

@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "densecore/core/small_vector.h"
-#include "densecore/core/tensor.h"
 
 namespace {
 
@@ -84,17 +84,6 @@ TEST(SmallVector, ConvertsToSpanAndVector) {
   EXPECT_EQ(w, (std::vector<int64_t>{2, 3}));
   const DimVector back = w;
   EXPECT_EQ(back, v);
-}
-
-// Note [Small blocks] in storage.cpp: small storages are aligned by hand inside a malloc block.
-TEST(Storage, EverySizeIsSixtyFourByteAligned) {
-  std::vector<dc::Tensor> keep;
-  for (int64_t n = 0; n < 300; ++n) {
-    const int64_t sizes[] = {n};
-    keep.push_back(dc::Tensor::empty(sizes, dc::DType::Float32));
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(keep.back().data_ptr()) % 64, 0u) << n;
-    EXPECT_GE(keep.back().storage()->nbytes(), size_t(n) * 4);
-  }
 }
 
 }  // namespace

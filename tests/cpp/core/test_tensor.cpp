@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "densecore/core/error.h"
 #include "densecore/core/tensor.h"
 
@@ -10,6 +12,17 @@ TEST(Tensor, EmptyIsContiguousAndAligned) {
   EXPECT_EQ(t.strides(), (dc::Strides{3, 1}));
   EXPECT_TRUE(t.is_contiguous());
   EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data_ptr()) % 64, 0u);
+}
+
+// Note [Small blocks] in storage.cpp: small storages are aligned by hand inside a malloc block.
+TEST(Tensor, EverySmallSizeIsSixtyFourByteAligned) {
+  std::vector<dc::Tensor> keep;
+  for (int64_t n = 0; n < 300; ++n) {
+    const int64_t sizes[] = {n};
+    keep.push_back(dc::Tensor::empty(sizes, dc::DType::Float32));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(keep.back().data_ptr()) % 64, 0u) << n;
+    EXPECT_GE(keep.back().storage()->nbytes(), size_t(n) * 4);
+  }
 }
 
 TEST(Tensor, ViewSharesStorageAndVersion) {

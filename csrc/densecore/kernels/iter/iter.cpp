@@ -117,20 +117,20 @@ void TensorIter::compute_shape(const IterConfig& config) {
     const auto& s = op.tensor.sizes();
     (s.empty() ? has_scalars : has_tensors) = true;
     if (first) {
-      shape_.assign(s.begin(), s.end());
+      shape_ = s;
       first = false;
-    } else if (!std::ranges::equal(s, shape_)) {
+    } else if (s != shape_) {
       shape_ = broadcast_shapes(shape_, s);
     }
   }
   all_ops_are_scalars_ = !has_tensors;
-  if (first && ops_[0].tensor.defined()) shape_.assign(ops_[0].tensor.sizes().begin(), ops_[0].tensor.sizes().end());  // outputs only
+  if (first && ops_[0].tensor.defined()) shape_ = ops_[0].tensor.sizes();  // outputs only
 }
 
 void TensorIter::mark_resize_outputs(const IterConfig& config) {
   for (int i = 0; i < num_outputs_; ++i) {
     IterOperand& op = ops_[i];
-    if (!op.tensor.defined() || std::ranges::equal(op.tensor.sizes(), shape_)) continue;
+    if (!op.tensor.defined() || op.tensor.sizes() == shape_) continue;
     if (config.resize_outputs && !op.is_read_write) {
       op.will_resize = true;
       continue;
@@ -214,7 +214,7 @@ void TensorIter::reorder_dimensions() {
   const int64_t nd = ndim();
   // 1 if dim0 should come after dim1, -1 if before, 0 if ambiguous (TensorIterator.cpp): the first
   // operand whose strides tell decides.
-  perm_ = stride_order<DimVector>(nd, [&](int64_t dim0, int64_t dim1) {
+  perm_ = stride_order(nd, [&](int64_t dim0, int64_t dim1) {
     for (const IterOperand& op : ops_) {
       if (op.stride_bytes.empty() || op.will_resize) continue;
       const int64_t s0 = op.stride_bytes[dim0], s1 = op.stride_bytes[dim1];

@@ -51,7 +51,7 @@ ReduceIter::ReduceIter(std::span<const Tensor> outs, const Tensor& input) {
 void ReduceIter::reorder_dimensions() {
   const int64_t nd = ndim();
   if (nd <= 1) return;
-  const std::vector<int64_t> perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
+  const DimVector perm = stride_order(nd, [&](int64_t d0, int64_t d1) {
     for (int arg = 0; arg < ntensors(); ++arg) {
       const int64_t s0 = strides_[arg][d0], s1 = strides_[arg][d1];
       if (arg < noutputs_ && (s0 == 0) != (s1 == 0)) return s1 == 0 ? 1 : -1;  // reduced dims first
