@@ -97,6 +97,7 @@ void TensorIter::build(const IterConfig& config) {
   compute_shape(config);
   mark_resize_outputs(config);
   compute_types(config);
+  if (fast_set_up()) return;
   compute_strides();
   reorder_dimensions();
   allocate_or_resize_outputs();
@@ -111,6 +112,7 @@ void TensorIter::check_mem_overlaps(const IterConfig& config) const {
 
 void TensorIter::compute_shape(const IterConfig& config) {
   bool has_scalars = false, has_tensors = false, first = true;
+  all_ops_same_shape_ = true;
   for (const IterOperand& op : ops_) {
     if (!op.tensor.defined()) continue;
     if (config.resize_outputs && op.is_output) continue;
@@ -120,6 +122,7 @@ void TensorIter::compute_shape(const IterConfig& config) {
       shape_ = s;
       first = false;
     } else if (s != shape_) {
+      all_ops_same_shape_ = false;
       shape_ = broadcast_shapes(shape_, s);
     }
   }
@@ -196,6 +199,27 @@ void TensorIter::compute_types(const IterConfig& config) {
   }
 }
 
+// fast_set_up with FastSetupType::CONTIGUOUS (TensorIterator.cpp): operands of one shape, each
+// contiguous, iterate as one dimension of numel elements with no stride sorting or coalescing, and new
+// outputs are allocated contiguous. The general path reaches the same layout; this one skips the work,
+// which is most of a tiny op's set-up.
+bool TensorIter::fast_set_up() {
+  if (!all_ops_same_shape_) return false;
+  for (const IterOperand& op : ops_)
+    if (op.tensor.defined() && !op.will_resize && !op.tensor.is_contiguous()) return false;
+  for (int i = 0; i < num_outputs_; ++i) {
+    IterOperand& op = ops_[i];
+    if (op.tensor.defined() && !op.will_resize) continue;
+    set_output(op, Tensor::empty(shape_, op.dtype));
+  }
+  if (ndim() >= 1) {
+    shape_[0] = numel();
+    shape_.resize(1);
+  }
+  for (IterOperand& op : ops_) op.stride_bytes.assign(size_t(ndim()), int64_t(itemsize(op.dtype)));
+  return true;
+}
+
 void TensorIter::compute_strides() {
   const int64_t nd = ndim();
   for (IterOperand& op : ops_) {
@@ -257,15 +281,19 @@ void TensorIter::allocate_or_resize_outputs() {
     const int64_t elsize = int64_t(itemsize(op.dtype));
     op.stride_bytes.assign(nd, 0);
     for (int64_t d = 0; d < nd; ++d) op.stride_bytes[d] = int64_t(uint64_t(strides[perm_[d]]) * uint64_t(elsize));
-    if (op.will_resize) {
-      // torch resizes out= in place (keeping the Python object); its contents are overwritten.
-      TensorImpl* impl = op.tensor.impl();
-      impl->storage = fresh.storage();
-      impl->set_layout(fresh.sizes(), fresh.strides(), 0);
-      op.will_resize = false;
-    } else {
-      op.tensor = std::move(fresh);
-    }
+    set_output(op, std::move(fresh));
+  }
+}
+
+void TensorIter::set_output(IterOperand& op, Tensor fresh) {
+  if (op.will_resize) {
+    // torch resizes out= in place (keeping the Python object); its contents are overwritten.
+    TensorImpl* impl = op.tensor.impl();
+    impl->storage = fresh.storage();
+    impl->set_layout(fresh.sizes(), fresh.strides(), 0);
+    op.will_resize = false;
+  } else {
+    op.tensor = std::move(fresh);
   }
 }
 

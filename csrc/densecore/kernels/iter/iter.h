@@ -144,9 +144,12 @@ class TensorIter {
   void compute_shape(const IterConfig& config);
   void mark_resize_outputs(const IterConfig& config);
   void compute_types(const IterConfig& config);
+  bool fast_set_up();
   void compute_strides();
   void reorder_dimensions();
   void allocate_or_resize_outputs();
+  /// Makes `fresh` the output: resizes a will_resize out= in place, else replaces the operand.
+  void set_output(IterOperand& op, Tensor fresh);
   void coalesce_dimensions();
   void check_mem_overlaps(const IterConfig& config) const;
 
@@ -156,6 +159,7 @@ class TensorIter {
   DimVector perm_;
   DType common_dtype_ = DType::Float32;
   bool all_ops_are_scalars_ = false;
+  bool all_ops_same_shape_ = true;
 };
 
 /// torch.result_type over tensors (0-dim wrapped numbers count as Python scalars).
