@@ -57,6 +57,9 @@ inline std::string_view str_arg(nb::handle h, const char* fn, const char* arg, i
 }
 
 void bind_errors(nb::module_& m);
+/// Inside a catch block of a binding that nanobind does not dispatch (fast_method.h): sets the Python error
+/// nanobind's translators would (the core's classes as torch's), and returns nullptr for the caller to return.
+PyObject* set_error_from_current_exception() noexcept;
 void bind_rows(nb::module_& m, TensorClass& cls);  // generated from csrc/op_rows.toml
 void bind_dtype(nb::module_& m);
 void bind_tensor(nb::module_& m, TensorClass& cls);

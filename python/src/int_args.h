@@ -2,6 +2,7 @@
 // `x.view((2, 3))`, `x.view(torch.Size(...))`, `size=` keywords. TypeError on anything else.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,12 @@ namespace int_args {
 
 /// An int (or __index__ object, not bool... torch's IntArrayRef accepts bool too, so we do).
 inline bool try_int(nb::handle h, int64_t& out) {
+  // A plain int is nearly every call: no Tensor type lookup, no __index__ round trip.
+  if (PyLong_CheckExact(h.ptr())) {
+    out = PyLong_AsLongLong(h.ptr());
+    if (out == -1 && PyErr_Occurred()) throw nb::python_error();
+    return true;
+  }
   if (nb::isinstance<dc::Tensor>(h)) {
     const auto& t = nb::cast<const dc::Tensor&>(h);
     if (t.dim() != 0 || !dc::is_integral(t.dtype(), true)) return false;
@@ -59,15 +66,24 @@ inline dc::DimVector to_int_list(nb::handle h, const char* fn, const char* arg, 
   return out;
 }
 
-/// `*sizes` varargs: f(2, 3), f((2, 3)), f([2, 3]), f(torch.Size), or f(kw=(2, 3)).
-inline dc::DimVector varargs(const nb::args& args, const nb::kwargs& kwargs, const char* fn, const char* kw) {
-  if (args.size() == 0 && kwargs.contains(kw) && kwargs.size() == 1) return to_int_list(kwargs[kw], fn, kw);
-  if (kwargs.size() != 0)
+/// `*sizes` varargs: f(2, 3), f((2, 3)), f([2, 3]), f(torch.Size), or f(kw=(2, 3)). `pos` are the positional
+/// arguments, `kw_value` the keyword form's value (null if absent), `keywords` how many keywords were given.
+inline dc::DimVector varargs(std::span<PyObject* const> pos, PyObject* kw_value, size_t keywords, const char* fn,
+                             const char* kw) {
+  if (pos.empty() && kw_value != nullptr && keywords == 1) return to_int_list(kw_value, fn, kw);
+  if (keywords != 0)
     throw dc::TypeError(dc::format("{}() got an unexpected keyword argument", fn));
-  if (args.size() == 1) return to_int_list(args[0], fn, kw);
+  if (pos.empty()) throw dc::TypeError(dc::format("{}() missing 1 required positional arguments: \"{}\"", fn, kw));
+  if (pos.size() == 1) return to_int_list(pos[0], fn, kw);
   dc::DimVector out;
-  for (size_t i = 0; i < args.size(); ++i) out.push_back(to_int(args[i], fn, kw));
+  for (PyObject* item : pos) out.push_back(to_int(item, fn, kw));
   return out;
+}
+
+inline dc::DimVector varargs(const nb::args& args, const nb::kwargs& kwargs, const char* fn, const char* kw) {
+  const std::span<PyObject* const> pos(PySequence_Fast_ITEMS(args.ptr()), args.size());
+  PyObject* kw_value = kwargs.size() == 0 ? nullptr : PyDict_GetItemString(kwargs.ptr(), kw);
+  return varargs(pos, kw_value, kwargs.size(), fn, kw);
 }
 
 }  // namespace int_args

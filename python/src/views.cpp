@@ -7,6 +7,7 @@
 
 #include "bindings.h"
 #include "dtype_caster.h"
+#include "fast_method.h"
 #include "int_args.h"
 
 #include "densecore/ops/copy.h"
@@ -41,12 +42,22 @@ std::vector<Tensor> tensor_list(nb::handle h, const char* fn) {
   return out;
 }
 
-// view(*shape) or view(dtype).
-Tensor view_any(const Tensor& t, nb::args args, nb::kwargs kwargs) {
-  if (args.size() == 1 && nb::isinstance<PyDType>(args[0])) return dc::view_dtype(t, nb::cast<dc::DType>(args[0]));
-  if (args.size() == 0 && kwargs.contains("dtype")) return dc::view_dtype(t, *dtype_arg(kwargs["dtype"], "view", false));
-  return dc::view(t, varargs(args, kwargs, "view", "size"));
+// The `*sizes` methods, bound with the vectorcall convention (fast_method.h).
+dc::DimVector sizes_arg(const FastCall& call, const char* fn, const char* kw) {
+  return varargs(call.pos, call.keyword(kw), call.keyword_count(), fn, kw);
 }
+
+// view(*shape) or view(dtype).
+Tensor view_method(const Tensor& t, const FastCall& call) {
+  if (call.pos.size() == 1 && nb::isinstance<PyDType>(nb::handle(call.pos[0])))
+    return dc::view_dtype(t, nb::cast<dc::DType>(nb::handle(call.pos[0])));
+  PyObject* dtype = call.pos.empty() && call.keyword_count() == 1 ? call.keyword("dtype") : nullptr;
+  if (dtype != nullptr) return dc::view_dtype(t, *dtype_arg(dtype, "view", false));
+  return dc::view(t, sizes_arg(call, "view", "size"));
+}
+Tensor reshape_method(const Tensor& t, const FastCall& call) { return dc::reshape(t, sizes_arg(call, "reshape", "shape")); }
+Tensor permute_method(const Tensor& t, const FastCall& call) { return dc::permute(t, sizes_arg(call, "permute", "dims")); }
+Tensor expand_method(const Tensor& t, const FastCall& call) { return dc::expand(t, sizes_arg(call, "expand", "size")); }
 
 Tensor squeeze_any(const Tensor& t, nb::handle dim) {
   if (dim.is_none()) return dc::squeeze(t);
@@ -87,9 +98,11 @@ Tensor contiguous_fresh(const Tensor& t) {
 }
 
 void bind_view_methods(TensorClass& cls) {
-  cls.def("view", &view_any)
-      .def("view_as", &dc::view_as, nb::arg("other"))
-      .def("reshape", [](const Tensor& t, nb::args a, nb::kwargs k) { return dc::reshape(t, varargs(a, k, "reshape", "shape")); })
+  def_fast_method<&view_method>(cls, "view", "view($self, /, *args, **kwargs)\n--\n\n");
+  def_fast_method<&reshape_method>(cls, "reshape", "reshape($self, /, *args, **kwargs)\n--\n\n");
+  def_fast_method<&permute_method>(cls, "permute", "permute($self, /, *args, **kwargs)\n--\n\n");
+  def_fast_method<&expand_method>(cls, "expand", "expand($self, /, *args, **kwargs)\n--\n\n");
+  cls.def("view_as", &dc::view_as, nb::arg("other"))
       .def("reshape_as", [](const Tensor& t, const Tensor& o) { return dc::reshape(t, o.sizes()); }, nb::arg("other"))
       .def("transpose", &dc::transpose, nb::arg("dim0"), nb::arg("dim1"))
       .def("swapaxes", &dc::transpose, nb::arg("axis0"), nb::arg("axis1"))
@@ -97,8 +110,6 @@ void bind_view_methods(TensorClass& cls) {
       .def("t", &dc::t_)
       .def_prop_ro("T", &dc::T)
       .def_prop_ro("mT", &dc::mT)
-      .def("permute", [](const Tensor& t, nb::args a, nb::kwargs k) { return dc::permute(t, varargs(a, k, "permute", "dims")); })
-      .def("expand", [](const Tensor& t, nb::args a, nb::kwargs k) { return dc::expand(t, varargs(a, k, "expand", "size")); })
       .def("expand_as", &dc::expand_as, nb::arg("other"))
       .def("squeeze", &squeeze_any, nb::arg("dim") = nb::none())
       .def("unsqueeze", &dc::unsqueeze, nb::arg("dim"))

@@ -176,3 +176,47 @@ BAD_OP_GAPS = [oracle.raises(TypeError, op) for op in ["x.view('a')", "x.permute
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason="TypeError messages of torch's argument parser")
 def test_view_bad_input_message_gaps(op):
     oracle.assert_cases_equal(_cases([op], ["contig"], ["float32"], False, write=False), setup=SETUP)
+
+
+# The `*sizes` methods are bound with CPython's vectorcall convention (python/src/fast_method.h), outside
+# nanobind's dispatch: every way of passing their arguments, on a Tensor and on a subclass, as torch.
+CALL_FORMS = {
+    "view_ints": "out = x.view(4, 6)",
+    "view_tuple": "out = x.view((4, -1))",
+    "view_list": "out = x.view([24])",
+    "view_size": "out = x.view(torch.Size([6, 4]))",
+    "view_size_kw": "out = x.view(size=(4, 6))",
+    "view_tensor_int": "out = x.view(torch.tensor(4), 6)",
+    "view_dtype": "out = x.view(torch.int32)",
+    "view_dtype_kw": "out = x.view(dtype=torch.int32)",
+    "view_unbound": "out = torch.Tensor.view(x, 4, 6)",
+    "view_parameter": "out = torch.nn.Parameter(x).view(4, 6).detach()",
+    "view_bad_shape": oracle.raises(RuntimeError, "out = x.view(5, 5)"),
+    "reshape_ints": "out = x.reshape(-1)",
+    "reshape_kw": "out = x.reshape(shape=(6, 4))",
+    "permute_ints": "out = x.permute(2, 0, 1)",
+    "permute_kw": "out = x.permute(dims=[2, 0, 1])",
+    "expand_ints": "out = x.expand(2, -1, -1, -1)",
+    "expand_kw": "out = x.expand(size=(2, 2, 3, 4))",
+    "expand_bad": oracle.raises(RuntimeError, "out = x.expand(3, 4)",
+                                message=r"expand\(torch\.FloatTensor\{\[2, 3, 4\]\}, size=\[3, 4\]\): the number of "
+                                        r"sizes provided \(2\) must be greater or equal to the number of dimensions "
+                                        r"in the tensor \(3\)"),
+    # torch's messages name its overloads or its C++ base class; the class is what must agree.
+    "view_no_args": oracle.raises(TypeError, "out = x.view()", message=r"view\(\).*"),
+    "view_unknown_kw": oracle.raises(TypeError, "out = x.view(4, 6, foo=1)", message=r"view\(\).*"),
+    "view_size_and_dtype": oracle.raises(TypeError, "out = x.view(size=(24,), dtype=torch.int32)",
+                                         message=r"view\(\).*"),
+    "view_not_a_tensor": oracle.raises(TypeError, "out = torch.Tensor.view(3, 4)",
+                                       message=r"descriptor 'view' for '.*' objects doesn't apply to a 'int' object"),
+    "reshape_no_args": oracle.raises(TypeError, "out = x.reshape()"),
+    "permute_no_args": oracle.raises(TypeError, "out = x.permute()"),
+    "expand_no_args": oracle.raises(TypeError, "out = x.expand()"),
+}
+
+
+@pytest.mark.oracle
+def test_sizes_methods_take_every_call_form_like_torch():
+    cases = {k: oracle.map_code(v, lambda code: "x = torch.arange(24.).view(2, 3, 4)\n" + code)
+             for k, v in CALL_FORMS.items()}
+    oracle.assert_cases_equal(cases, setup=SETUP)
