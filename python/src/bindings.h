@@ -62,6 +62,10 @@ void bind_errors(nb::module_& m);
 PyObject* set_error_from_current_exception() noexcept;
 void bind_rows(nb::module_& m, TensorClass& cls);  // generated from csrc/op_rows.toml
 void bind_dtype(nb::module_& m);
+/// Tensor's + - * / // @ as number slots, given to the class when it is created (number_slots.cpp); then
+/// bind_number_slots, before any other binding.
+PyType_Slot* tensor_number_slots();
+void bind_number_slots(TensorClass& cls);
 void bind_tensor(nb::module_& m, TensorClass& cls);
 void bind_views(nb::module_& m, TensorClass& cls);
 void bind_indexing(nb::module_& m, TensorClass& cls);

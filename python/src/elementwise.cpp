@@ -1,5 +1,5 @@
 // Elementwise ops for Python: torch.div/floor_divide, the comparisons, where, clamp, their Tensor methods and
-// the operators (x + y, -x, ...). Arguments are parsed here in C++ (Python numbers become wrapped 0-dim
+// the operators (x == y, x += y, -x, ...). Arguments are parsed here in C++ (Python numbers become wrapped 0-dim
 // tensors, as torch's arg parser does); all logic lives in densecore/ops/elementwise.cpp. The Python forms
 // of add, sub, mul, maximum, minimum, neg and abs come from their op rows (csrc/op_rows.toml).
 #include <string>
@@ -43,8 +43,8 @@ Tensor div_any(const Tensor& a, const Tensor& b, nb::handle mode, const char* fn
   return dc::div(a, b, nb::cast<std::string>(mode), out);
 }
 
-/// Tensor dunder: NotImplemented for operands torch would not take, so Python tries the other side. Typed
-/// Tensor all the same: NotImplemented is the operator protocol's signal, not a result (typeshed's rule).
+/// Tensor comparison dunder: NotImplemented for operands torch would not take, so Python tries the other side.
+/// Typed Tensor all the same: NotImplemented is the operator protocol's signal, not a result (typeshed's rule).
 template <class F>
 TensorObject dunder(const Tensor& self, nb::handle other, F f) {
   auto o = py_number::try_tensor_or_number(other);
@@ -120,22 +120,8 @@ void bind_module_functions(nb::module_& m) {
 }
 
 void bind_operators(TensorClass& cls) {
-  auto add = [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::add(s, t, Scalar::from_int(1)); }); };
-  auto mul = [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::mul(s, t); }); };
+  // + - * / // are number slots (number_slots.cpp); the in-place forms and the comparisons are methods.
   cls.def("equal", &dc::equal, nb::arg("other"));
-  cls.def("__add__", add).def("__radd__", add).def("__mul__", mul).def("__rmul__", mul);
-  cls.def("__sub__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::sub(s, t, Scalar::from_int(1)); }); });
-  // torch.rsub(self, other) = other - self
-  cls.def("__rsub__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::sub(t, s, Scalar::from_int(1)); }); });
-  cls.def("__truediv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::div(s, t); }); });
-  // torch/_tensor.py __rdiv__: self.reciprocal() * other (two roundings, not other / self)
-  cls.def("__rtruediv__", [](const Tensor& s, nb::handle o) {
-    return dunder(s, o, [&](const Tensor& t) {
-      return dc::mul(dc::div(dc::wrapped_scalar_tensor(Scalar::from_int(1)), s), t);
-    });
-  });
-  cls.def("__floordiv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::floor_divide(s, t); }); });
-  cls.def("__rfloordiv__", [](const Tensor& s, nb::handle o) { return dunder(s, o, [&](const Tensor& t) { return dc::floor_divide(t, s); }); });
   cls.def("__iadd__", [](nb::handle s, nb::handle o) {
     return inplace(s, [&](Tensor& self) { dc::add(self, py_number::tensor_or_number_arg(o, "add_", "other", 1), Scalar::from_int(1), self); });
   });

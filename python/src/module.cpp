@@ -3,7 +3,8 @@
 NB_MODULE(_C, m) {
   bind_errors(m);
   bind_dtype(m);
-  TensorClass cls(m, "Tensor", nb::dynamic_attr());
+  TensorClass cls(m, "Tensor", nb::dynamic_attr(), nb::type_slots(tensor_number_slots()));
+  bind_number_slots(cls);
   bind_tensor(m, cls);
   bind_reduce(m, cls);
   bind_random(m, cls);

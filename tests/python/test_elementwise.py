@@ -345,3 +345,42 @@ def test_equal():
         "empty": "out = torch.equal(torch.zeros(0), torch.zeros(0))",
     }
     oracle.assert_cases_equal(cases, setup=SETUP)
+
+
+# + - * / // @ are CPython number slots (python/src/number_slots.cpp), outside nanobind's dispatch: each
+# operand order, Python numbers on either side, the dunders called as methods, subclasses (nn.Parameter, and
+# one overriding an operator, whose method Python must try first), and the operands torch refuses.
+OPERATOR_FORMS = {
+    "add": "out = x + y", "sub": "out = x - y", "mul": "out = x * y", "div": "out = x / y",
+    "floordiv": "out = x // y", "matmul": "out = x @ y.t()",
+    "number_right": "out = torch.stack([x + 2, x - 2.5, x * 3, x / 7, x // 2.0])",
+    "number_left": "out = torch.stack([2 + x, 2.5 - x, 3 * x, 7 / x, 2.0 // x])",
+    "int_tensor_float_number": "out = torch.arange(6).view(2, 3) / 4 + 0.5",
+    "bool_number": "out = (x > 0) + True",
+    "broadcast": "out = x - y[0] * y[:, :1]",
+    "dunder_calls": "out = torch.stack([x.__add__(y), x.__radd__(y), x.__rsub__(y), x.__rtruediv__(3),\n"
+                    "                   x.__rfloordiv__(y), x.__rmul__(2)])",
+    "rmatmul_call": "out = x.__rmatmul__(y.t())",
+    "not_implemented": "out = torch.tensor([float(x.__add__('a') is NotImplemented), float(x.__matmul__(2) is NotImplemented)])",
+    "unbound": "out = torch.Tensor.__sub__(x, y)",
+    "parameter": "p = torch.nn.Parameter(y)\nout = (p + x - 1 / p) @ (x * p).t()\nout = out.detach()",
+    "parameter_grad": "p = torch.nn.Parameter(y.clone())\n(2 - p / x).sum().backward()\nout = p.grad",
+    "subclass_reflected_first": "class S(torch.Tensor):\n    def __rsub__(self, other): return torch.zeros(1)\n"
+                                "out = x - S(y)",
+    "subclass_not_implemented": "class N(torch.Tensor):\n    def __sub__(self, other): return NotImplemented\n"
+                                "out = torch.tensor((N(y) - x).tolist())",
+    "bad_shapes": oracle.raises(RuntimeError, "out = x + y[:, :2]"),
+    "matmul_bad_shapes": oracle.raises(RuntimeError, "out = x @ y"),
+    "str_operand": oracle.raises(TypeError, "out = x + 'a'"),
+    "str_left": oracle.raises(TypeError, "out = 'a' * x"),
+    "matmul_number": oracle.raises(TypeError, "out = x @ 2"),
+    "number_matmul": oracle.raises(TypeError, "out = 2 @ x"),
+    "none_operand": oracle.raises(TypeError, "out = x / None"),
+}
+
+
+@pytest.mark.oracle
+def test_operators_take_every_operand_form_like_torch():
+    setup = "x = torch.arange(1., 7.).view(2, 3)\ny = torch.tensor([[0.5, -2., 3.], [-0.0, 4., 1e-3]])\n"
+    cases = {k: oracle.map_code(v, lambda code: setup + code) for k, v in OPERATOR_FORMS.items()}
+    oracle.assert_cases_equal(cases)
