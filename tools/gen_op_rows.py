@@ -67,6 +67,7 @@ class Arg:
     default: str | None
     kw_only: bool = False  # after the schema's `*`: keyword-only in Python
     written: bool = False  # the schema's `Tensor(a!)`: the op writes into it (an in-place row's self)
+    bare_int: bool = False  # the schema's int[1]: Python may pass one int for the list (torch's int[1])
 
     @property
     def is_tensor(self) -> bool:
@@ -229,8 +230,8 @@ def parse_func(func: str) -> tuple[str, str, list[Arg], list[str]]:
         a = ARG_RE.match(text)
         if not a:
             raise RowError(f"{m.group(1)}: cannot read argument {text!r}")
-        kind = re.sub(r"^int\[1?\]", "int[]", a.group(1))  # int[1] is torch's "a bare int is a list of one"
-        args.append(Arg(kind, a.group(3), a.group(4), kw_only, a.group(2) == "(a!)"))
+        kind = re.sub(r"^int\[1?\]", "int[]", a.group(1))  # the same C++ type for int[1] and int[]
+        args.append(Arg(kind, a.group(3), a.group(4), kw_only, a.group(2) == "(a!)", a.group(1).startswith("int[1]")))
     return m.group(1), m.group(2) or "", args, outputs
 
 
@@ -713,13 +714,14 @@ def py_parse(r: Row, a: Arg, fn: str, handle: str, name: str, pos: int) -> str:
     # wrapped 0-dim tensor (which type promotion treats as a number).
     tensor = "py_number::tensor_or_number_arg" if r.numbers_as_tensors else "tensor_arg"
     tail = f'"{fn}", "{name}", {pos})'
+    int_list = "int_args::to_dim_list" if a.bare_int else "int_args::to_int_list"
     if a.type == "int?":
         return f"{handle}.is_none() ? std::optional<int64_t>() : int_args::to_int({handle}, {tail}"
     if a.type == "int[]" and a.default == "[]":
         # torch's parser takes None for an int list whose default is empty (amax(x, dim=None): every dim).
-        return f"{handle}.is_none() ? dc::DimVector{{}} : int_args::to_int_list({handle}, {tail}"
+        return f"{handle}.is_none() ? dc::DimVector{{}} : {int_list}({handle}, {tail}"
     return {"Tensor": f"{tensor}({handle}, {tail}", "Scalar": f"py_number::to_scalar({handle}, {tail}",
-            "int": f"int_args::to_int({handle}, {tail}", "int[]": f"int_args::to_int_list({handle}, {tail}",
+            "int": f"int_args::to_int({handle}, {tail}", "int[]": f"{int_list}({handle}, {tail}",
             "bool": f"bool_arg({handle}, {tail}", "str": f"str_arg({handle}, {tail}"}[a.type]
 
 

@@ -13,6 +13,7 @@
 #include "py_number.h"
 #include "densecore/core/checked_convert.h"
 #include "dtype_caster.h"
+#include "int_args.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/view.h"
@@ -52,27 +53,11 @@ dc::Scalar scalar_from_py(nb::handle h) {
   return py_number::scalar(h);
 }
 
-int64_t index_from_py(nb::handle h, const char* fname, size_t pos) {
-  if (PyFloat_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
-    throw nb::type_error((std::string(fname) + "(): argument 'size' (position " +
-                          std::to_string(pos + 1) + ") must be tuple of ints, not " +
-                          Py_TYPE(h.ptr())->tp_name)
-                             .c_str());
-  const Py_ssize_t v = PyNumber_AsSsize_t(h.ptr(), PyExc_OverflowError);
-  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-  return v;
-}
-
 /// torch's `*size` parsing: zeros(2, 3), zeros((2, 3)), zeros([2, 3]), zeros(torch.Size(...)).
 std::vector<int64_t> parse_sizes(const nb::args& args, const char* fname) {
-  std::vector<int64_t> sizes;
-  if (args.size() == 1 && (PyTuple_Check(args[0].ptr()) || PyList_Check(args[0].ptr()))) {
-    size_t i = 0;
-    for (nb::handle h : nb::borrow<nb::sequence>(args[0])) sizes.push_back(index_from_py(h, fname, i++));
-    return sizes;
-  }
-  for (size_t i = 0; i < args.size(); ++i) sizes.push_back(index_from_py(args[i], fname, i));
-  return sizes;
+  const std::span<PyObject* const> pos(PySequence_Fast_ITEMS(args.ptr()), args.size());
+  const dc::DimVector sizes = int_args::varargs(pos, nullptr, 0, fname, "size");
+  return {sizes.begin(), sizes.end()};
 }
 
 TensorObject finish(Tensor t, bool requires_grad) {
@@ -537,11 +522,10 @@ void bind_factories(nb::module_& m) {
                    bool requires_grad, nb::handle, nb::handle, nb::handle) {
     check_device(device);
     const dc::Scalar v = scalar_from_py(value);
-    nb::args args = nb::borrow<nb::args>(nb::make_tuple(size));
     // A Python int beyond int64 is held as a double but still infers int64, as in torch.
     const DType inferred = PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr()) ? DType::Int64
                                                                                     : dc::full_dtype(v);
-    return finish(dc::full(parse_sizes(args, "full"), v, opt_dtype(dtype, "full").value_or(inferred)),
+    return finish(dc::full(int_args::to_int_list(size, "full", "size", 1), v, opt_dtype(dtype, "full").value_or(inferred)),
                   requires_grad);
   }, nb::arg("size"), nb::arg("fill_value"), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false, nb::arg("layout") = nb::none(),
@@ -556,17 +540,17 @@ void bind_factories(nb::module_& m) {
 
   m.def("arange", &py_arange, nb::arg("args"), nb::arg("dtype") = nb::none(),
         nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
-  m.def("linspace", [](nb::handle start, nb::handle end, int64_t steps, nb::handle dtype,
+  m.def("linspace", [](nb::handle start, nb::handle end, int_args::Int steps, nb::handle dtype,
                        nb::handle device, bool requires_grad) {
     check_device(device);
     return finish(dc::linspace(scalar_from_py(start), scalar_from_py(end), steps, opt_dtype(dtype, "linspace")),
                   requires_grad);
   }, nb::arg("start"), nb::arg("end"), nb::arg("steps"), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
-  m.def("eye", [](int64_t n, std::optional<int64_t> m_, nb::handle dtype, nb::handle device,
+  m.def("eye", [](int_args::Int n, std::optional<int_args::Int> m_, nb::handle dtype, nb::handle device,
                   bool requires_grad) {
     check_device(device);
-    return finish(dc::eye(n, m_, opt_dtype(dtype, "eye").value_or(dc::default_dtype())), requires_grad);
+    return finish(dc::eye(n, m_ ? std::optional<int64_t>(*m_) : std::nullopt, opt_dtype(dtype, "eye").value_or(dc::default_dtype())), requires_grad);
   }, nb::arg("n"), nb::arg("m") = nb::none(), nb::kw_only(), nb::arg("dtype") = nb::none(),
      nb::arg("device") = nb::none(), nb::arg("requires_grad") = false);
 

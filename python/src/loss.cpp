@@ -6,6 +6,7 @@
 
 #include "bindings.h"
 #include "gil.h"
+#include "int_args.h"
 
 #include "densecore/ops/loss.h"
 
@@ -21,7 +22,7 @@ Tensor or_undefined(const OptTensor& t) { return t ? *t : Tensor(); }
 void bind_loss(nb::module_& m, TensorClass& cls) {
   m.def(
       "_nll_loss_nd",
-      [](const Tensor& input, const Tensor& target, const OptTensor& weight, int64_t reduction, int64_t ignore_index) {
+      [](const Tensor& input, const Tensor& target, const OptTensor& weight, int_args::Int reduction, int_args::Int ignore_index) {
         gil::ReleaseIf release(gil::is_long(input));
         return dc::nll_loss_nd(input, target, or_undefined(weight), reduction, ignore_index);
       },
@@ -29,7 +30,7 @@ void bind_loss(nb::module_& m, TensorClass& cls) {
       nb::arg("ignore_index") = -100);
   m.def(
       "_cross_entropy_loss",
-      [](const Tensor& input, const Tensor& target, const OptTensor& weight, int64_t reduction, int64_t ignore_index,
+      [](const Tensor& input, const Tensor& target, const OptTensor& weight, int_args::Int reduction, int_args::Int ignore_index,
          double label_smoothing) {
         gil::ReleaseIf release(gil::is_long(input));
         return dc::cross_entropy(input, target, or_undefined(weight), reduction, ignore_index, label_smoothing);

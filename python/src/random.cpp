@@ -213,7 +213,7 @@ void bind_random(nb::module_& m, TensorClass& cls) {
   bind_size_factory(m, "rand", &dc::rand);
   bind_size_factory(m, "randn", &dc::randn);
   m.def("randint", &randint);
-  m.def("randperm", [](int64_t n, nb::handle generator, nb::handle dtype, nb::handle,
+  m.def("randperm", [](int_args::Int n, nb::handle generator, nb::handle dtype, nb::handle,
                        bool requires_grad, nb::handle, nb::handle) {
     const DType t = dtype_arg(dtype, "randperm").value_or(DType::Int64);
     return finish(dc::randperm(n, t, gen_of(generator)), requires_grad);
@@ -232,7 +232,7 @@ void bind_random(nb::module_& m, TensorClass& cls) {
     return bernoulli_any(input, p, generator);
   }, nb::arg("input"), nb::arg("p") = nb::none(), nb::kw_only(), nb::arg("generator") = nb::none(),
      nb::arg("out") = nb::none());
-  m.def("multinomial", [](const Tensor& input, int64_t n, bool replacement, nb::handle generator,
+  m.def("multinomial", [](const Tensor& input, int_args::Int n, bool replacement, nb::handle generator,
                           nb::handle) {
     return dc::multinomial(input, n, replacement, gen_of(generator));
   }, nb::arg("input"), nb::arg("num_samples"), nb::arg("replacement") = false, nb::kw_only(),
@@ -263,7 +263,7 @@ void bind_random(nb::module_& m, TensorClass& cls) {
   cls.def("bernoulli", [](const Tensor& self, nb::handle p, nb::handle generator) {
     return bernoulli_any(self, p, generator);
   }, nb::arg("p") = nb::none(), nb::kw_only(), nb::arg("generator") = nb::none());
-  cls.def("multinomial", [](const Tensor& self, int64_t n, bool replacement, nb::handle generator) {
+  cls.def("multinomial", [](const Tensor& self, int_args::Int n, bool replacement, nb::handle generator) {
     return dc::multinomial(self, n, replacement, gen_of(generator));
   }, nb::arg("num_samples"), nb::arg("replacement") = false, nb::kw_only(),
      nb::arg("generator") = nb::none());

@@ -61,7 +61,7 @@ Tensor sum_mean_any(const Tensor& t, nb::handle dim, nb::handle keepdim_h, Dtype
   }
   const bool keepdim = keepdim_h.is(nb::ellipsis()) ? false : bool_arg(keepdim_h, fn, "keepdim", 2);
   const std::optional<std::vector<int64_t>> dims =
-      dim.is_none() ? std::nullopt : std::optional(int_args::to_int_list(dim, fn, "dim"));
+      dim.is_none() ? std::nullopt : std::optional(int_args::to_dim_list(dim, fn, "dim"));
   gil::ReleaseIf release(gil::is_long(t));
   return is_sum ? dc::sum(t, dims, keepdim, dtype) : dc::mean(t, dims, keepdim, dtype);
 }
@@ -98,10 +98,10 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
         nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
   m.def("argmax", &argmax_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
   m.def("argmin", &argmin_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
-  m.def("topk", &topk_any, nb::arg("input"), nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true,
+  m.def("topk", int_args::torch_ints<&topk_any>, nb::arg("input"), nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true,
         nb::arg("sorted") = true);
-  m.def("softmax", &softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
-  m.def("log_softmax", &log_softmax_any, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
+  m.def("softmax", int_args::torch_ints<&softmax_any>, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
+  m.def("log_softmax", int_args::torch_ints<&log_softmax_any>, nb::arg("input"), nb::arg("dim"), nb::arg("dtype") = none);
 
   cls.def("sum", &sum_mean_any<true>, nb::arg("dim").none() = missing, nb::arg("keepdim").none() = missing, nb::kw_only(),
           nb::arg("dtype") = none)
@@ -113,9 +113,9 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
            nb::arg("dim") = none, nb::arg("keepdim") = none)
       .def("argmax", &argmax_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
       .def("argmin", &argmin_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
-      .def("topk", &topk_any, nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true, nb::arg("sorted") = true)
-      .def("softmax", &softmax_any, nb::arg("dim"), nb::arg("dtype") = none)
-      .def("log_softmax", &log_softmax_any, nb::arg("dim"), nb::arg("dtype") = none)
+      .def("topk", int_args::torch_ints<&topk_any>, nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true, nb::arg("sorted") = true)
+      .def("softmax", int_args::torch_ints<&softmax_any>, nb::arg("dim"), nb::arg("dtype") = none)
+      .def("log_softmax", int_args::torch_ints<&log_softmax_any>, nb::arg("dim"), nb::arg("dtype") = none)
       .def("sum_to_size", [](const Tensor& t, nb::args a, nb::kwargs k) {
         return dc::sum_to_size(t, int_args::varargs(a, k, "sum_to_size", "size"));
       });

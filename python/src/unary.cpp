@@ -76,7 +76,7 @@ double ord_arg(nb::handle ord) {
 void bind_norm(nb::module_& m) {
   m.def("linalg_vector_norm", [](const Tensor& x, nb::handle ord, nb::handle dim, bool keepdim, std::optional<dc::DType> dtype) {
     std::optional<std::vector<int64_t>> dims;
-    if (!dim.is_none()) dims = int_args::to_int_list(dim, "linalg_vector_norm", "dim");
+    if (!dim.is_none()) dims = int_args::to_dim_list(dim, "linalg_vector_norm", "dim");
     return dc::linalg_vector_norm(x, Scalar::from_double(ord_arg(ord)), dims, keepdim, dtype);
   }, nb::arg("x"), nb::arg("ord") = 2, nb::arg("dim") = nb::none(), nb::arg("keepdim") = false, nb::kw_only(),
      nb::arg("dtype") = nb::none());

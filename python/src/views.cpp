@@ -17,7 +17,9 @@
 namespace {
 
 using dc::Tensor;
+using int_args::Int;
 using int_args::to_int_list;
+using int_args::torch_ints;
 using int_args::varargs;
 
 nb::tuple to_tuple(const std::vector<Tensor>& ts) {
@@ -73,7 +75,7 @@ std::vector<Tensor> split_any(const Tensor& t, nb::handle split, int64_t dim) {
 }
 
 Tensor movedim_any(const Tensor& t, nb::handle src, nb::handle dst) {
-  return dc::movedim(t, to_int_list(src, "movedim", "source"), to_int_list(dst, "movedim", "destination"));
+  return dc::movedim(t, int_args::to_dim_list(src, "movedim", "source"), int_args::to_dim_list(dst, "movedim", "destination"));
 }
 
 Tensor as_strided_any(const Tensor& t, nb::handle size, nb::handle stride, std::optional<int64_t> offset) {
@@ -104,30 +106,30 @@ void bind_view_methods(TensorClass& cls) {
   def_fast_method<&expand_method>(cls, "expand", "expand($self, /, *args, **kwargs)\n--\n\n");
   cls.def("view_as", &dc::view_as, nb::arg("other"))
       .def("reshape_as", [](const Tensor& t, const Tensor& o) { return dc::reshape(t, o.sizes()); }, nb::arg("other"))
-      .def("transpose", &dc::transpose, nb::arg("dim0"), nb::arg("dim1"))
-      .def("swapaxes", &dc::transpose, nb::arg("axis0"), nb::arg("axis1"))
-      .def("swapdims", &dc::transpose, nb::arg("dim0"), nb::arg("dim1"))
+      .def("transpose", torch_ints<&dc::transpose>, nb::arg("dim0"), nb::arg("dim1"))
+      .def("swapaxes", torch_ints<&dc::transpose>, nb::arg("axis0"), nb::arg("axis1"))
+      .def("swapdims", torch_ints<&dc::transpose>, nb::arg("dim0"), nb::arg("dim1"))
       .def("t", &dc::t_)
       .def_prop_ro("T", &dc::T)
       .def_prop_ro("mT", &dc::mT)
       .def("expand_as", &dc::expand_as, nb::arg("other"))
       .def("squeeze", &squeeze_any, nb::arg("dim") = nb::none())
-      .def("unsqueeze", &dc::unsqueeze, nb::arg("dim"))
-      .def("flatten", &dc::flatten, nb::arg("start_dim") = 0, nb::arg("end_dim") = -1)
-      .def("unflatten", [](const Tensor& t, int64_t dim, nb::handle sizes) {
+      .def("unsqueeze", torch_ints<&dc::unsqueeze>, nb::arg("dim"))
+      .def("flatten", torch_ints<&dc::flatten>, nb::arg("start_dim") = 0, nb::arg("end_dim") = -1)
+      .def("unflatten", [](const Tensor& t, Int dim, nb::handle sizes) {
              return dc::unflatten(t, dim, to_int_list(sizes, "unflatten", "sizes"));
            }, nb::arg("dim"), nb::arg("sizes"))
-      .def("narrow", &dc::narrow, nb::arg("dim"), nb::arg("start"), nb::arg("length"))
-      .def("select", &dc::select, nb::arg("dim"), nb::arg("index"))
-      .def("split", [](const Tensor& t, nb::handle s, int64_t dim) { return to_tuple(split_any(t, s, dim)); },
+      .def("narrow", torch_ints<&dc::narrow>, nb::arg("dim"), nb::arg("start"), nb::arg("length"))
+      .def("select", torch_ints<&dc::select>, nb::arg("dim"), nb::arg("index"))
+      .def("split", [](const Tensor& t, nb::handle s, Int dim) { return to_tuple(split_any(t, s, dim)); },
            nb::arg("split_size"), nb::arg("dim") = 0)
-      .def("split_with_sizes", [](const Tensor& t, nb::handle s, int64_t dim) {
+      .def("split_with_sizes", [](const Tensor& t, nb::handle s, Int dim) {
              return to_tuple(dc::split_with_sizes(t, to_int_list(s, "split_with_sizes", "split_sizes"), dim));
            }, nb::arg("split_sizes"), nb::arg("dim") = 0)
-      .def("chunk", [](const Tensor& t, int64_t c, int64_t dim) { return to_tuple(dc::chunk(t, c, dim)); },
+      .def("chunk", [](const Tensor& t, Int c, Int dim) { return to_tuple(dc::chunk(t, c, dim)); },
            nb::arg("chunks"), nb::arg("dim") = 0)
-      .def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("dim") = 0)
-      .def("as_strided", &as_strided_any, nb::arg("size"), nb::arg("stride"), nb::arg("storage_offset") = nb::none())
+      .def("unbind", [](const Tensor& t, Int dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("dim") = 0)
+      .def("as_strided", torch_ints<&as_strided_any>, nb::arg("size"), nb::arg("stride"), nb::arg("storage_offset") = nb::none())
       .def("contiguous", &contiguous_fresh)
       .def("clone", [](const Tensor& t, nb::handle format) { return dc::clone(t, memory_format_arg(format, "clone")); }, nb::kw_only(),
            nb::arg("memory_format").none() = nb::none())
@@ -139,30 +141,30 @@ void bind_view_methods(TensorClass& cls) {
 void bind_view_functions(nb::module_& m) {
   m.def("reshape", [](const Tensor& t, nb::handle s) { return dc::reshape(t, to_int_list(s, "reshape", "shape")); },
         nb::arg("input"), nb::arg("shape"));
-  m.def("transpose", &dc::transpose, nb::arg("input"), nb::arg("dim0"), nb::arg("dim1"));
-  m.def("swapaxes", &dc::transpose, nb::arg("input"), nb::arg("axis0"), nb::arg("axis1"));
-  m.def("swapdims", &dc::transpose, nb::arg("input"), nb::arg("dim0"), nb::arg("dim1"));
+  m.def("transpose", torch_ints<&dc::transpose>, nb::arg("input"), nb::arg("dim0"), nb::arg("dim1"));
+  m.def("swapaxes", torch_ints<&dc::transpose>, nb::arg("input"), nb::arg("axis0"), nb::arg("axis1"));
+  m.def("swapdims", torch_ints<&dc::transpose>, nb::arg("input"), nb::arg("dim0"), nb::arg("dim1"));
   m.def("t", &dc::t_, nb::arg("input"));
   m.def("permute", [](const Tensor& t, nb::handle d) { return dc::permute(t, to_int_list(d, "permute", "dims")); },
         nb::arg("input"), nb::arg("dims"));
   m.def("squeeze", &squeeze_any, nb::arg("input"), nb::arg("dim") = nb::none());
-  m.def("unsqueeze", &dc::unsqueeze, nb::arg("input"), nb::arg("dim"));
-  m.def("flatten", &dc::flatten, nb::arg("input"), nb::arg("start_dim") = 0, nb::arg("end_dim") = -1);
-  m.def("unflatten", [](const Tensor& t, int64_t dim, nb::handle sizes) {
+  m.def("unsqueeze", torch_ints<&dc::unsqueeze>, nb::arg("input"), nb::arg("dim"));
+  m.def("flatten", torch_ints<&dc::flatten>, nb::arg("input"), nb::arg("start_dim") = 0, nb::arg("end_dim") = -1);
+  m.def("unflatten", [](const Tensor& t, Int dim, nb::handle sizes) {
           return dc::unflatten(t, dim, to_int_list(sizes, "unflatten", "sizes"));
         }, nb::arg("input"), nb::arg("dim"), nb::arg("sizes"));
-  m.def("narrow", &dc::narrow, nb::arg("input"), nb::arg("dim"), nb::arg("start"), nb::arg("length"));
-  m.def("select", &dc::select, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
-  m.def("split", [](const Tensor& t, nb::handle s, int64_t dim) { return to_tuple(split_any(t, s, dim)); },
+  m.def("narrow", torch_ints<&dc::narrow>, nb::arg("input"), nb::arg("dim"), nb::arg("start"), nb::arg("length"));
+  m.def("select", torch_ints<&dc::select>, nb::arg("input"), nb::arg("dim"), nb::arg("index"));
+  m.def("split", [](const Tensor& t, nb::handle s, Int dim) { return to_tuple(split_any(t, s, dim)); },
         nb::arg("tensor"), nb::arg("split_size_or_sections"), nb::arg("dim") = 0);
-  m.def("split_with_sizes", [](const Tensor& t, nb::handle s, int64_t dim) {
+  m.def("split_with_sizes", [](const Tensor& t, nb::handle s, Int dim) {
     return to_tuple(dc::split_with_sizes(t, to_int_list(s, "split_with_sizes", "split_sizes"), dim));
   }, nb::arg("input"), nb::arg("split_sizes"), nb::arg("dim") = 0);
-  m.def("chunk", [](const Tensor& t, int64_t c, int64_t dim) { return to_tuple(dc::chunk(t, c, dim)); },
+  m.def("chunk", [](const Tensor& t, Int c, Int dim) { return to_tuple(dc::chunk(t, c, dim)); },
         nb::arg("input"), nb::arg("chunks"), nb::arg("dim") = 0);
-  m.def("unbind", [](const Tensor& t, int64_t dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("input"),
+  m.def("unbind", [](const Tensor& t, Int dim) { return to_tuple(dc::unbind(t, dim)); }, nb::arg("input"),
         nb::arg("dim") = 0);
-  m.def("as_strided", &as_strided_any, nb::arg("input"), nb::arg("size"), nb::arg("stride"),
+  m.def("as_strided", torch_ints<&as_strided_any>, nb::arg("input"), nb::arg("size"), nb::arg("stride"),
         nb::arg("storage_offset") = nb::none());
   m.def("movedim", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
   m.def("moveaxis", &movedim_any, nb::arg("input"), nb::arg("source"), nb::arg("destination"));
@@ -170,9 +172,9 @@ void bind_view_functions(nb::module_& m) {
   m.def("clone", [](const Tensor& t, nb::handle format) { return dc::clone(t, memory_format_arg(format, "clone")); }, nb::arg("input"), nb::kw_only(),
         nb::arg("memory_format").none() = nb::none());
   for (const char* name : {"cat", "concat", "concatenate"})
-    m.def(name, [name](nb::handle ts, int64_t dim) { return dc::cat(tensor_list(ts, name), dim); },
+    m.def(name, [name](nb::handle ts, Int dim) { return dc::cat(tensor_list(ts, name), dim); },
           nb::arg("tensors"), nb::arg("dim") = 0);
-  m.def("stack", [](nb::handle ts, int64_t dim) { return dc::stack(tensor_list(ts, "stack"), dim); },
+  m.def("stack", [](nb::handle ts, Int dim) { return dc::stack(tensor_list(ts, "stack"), dim); },
         nb::arg("tensors"), nb::arg("dim") = 0);
 }
 

@@ -97,3 +97,69 @@ CLASS_ONLY = {
 @pytest.mark.oracle
 def test_wrong_argument_classes_match_torch():
     oracle.assert_cases_equal(CLASS_ONLY)
+
+
+# An int argument is an int or an __index__ object, never a bool or a float (python/src/int_args.h): a bool
+# taken as 1 would be a silently different shape or dim. torch checks only the first item of an int list for
+# bool, so view(24, True) is (24, 1) in both. The messages differ as in CLASS_ONLY (torch lists overloads).
+def _bool_refused(code):
+    return oracle.raises(TypeError, code, message=r"(?s).+")
+
+
+INT_ARGUMENTS = {
+    "view_bool_first": _bool_refused("out = torch.zeros(24).view(True, 24)"),
+    "view_tuple_bool_first": _bool_refused("out = torch.zeros(24).view((True, 24))"),
+    "view_bool_later": "out = torch.zeros(24).view(24, True)",
+    "view_tuple_bool_later": "out = torch.zeros(24).view((24, True))",
+    "view_size_keyword_int": _bool_refused("out = torch.zeros(24).view(size=24)"),
+    "view_size_keyword_tuple": "out = torch.zeros(24).view(size=(4, 6))",
+    "view_overflow": _bool_refused("out = torch.zeros(24).view(2 ** 70)"),
+    "view_float": _bool_refused("out = torch.zeros(3).view(3, 1.5)"),
+    "view_numpy_int": "import numpy as np\nout = torch.zeros(24).view(np.int64(4), 6)",
+    "view_int_tensor": "out = torch.zeros(24).view(torch.tensor(4), 6)",
+    "reshape_bool": _bool_refused("out = torch.zeros(24).reshape((True, 24))"),
+    "reshape_shape_keyword_int": _bool_refused("out = torch.zeros(24).reshape(shape=24)"),
+    "expand_bool": _bool_refused("out = torch.zeros(1, 24).expand(True, 24)"),
+    "permute_bool": _bool_refused("out = torch.ones(2, 3).permute(True, 0)"),
+    "zeros_bool": _bool_refused("out = torch.zeros(True, 3)"),
+    "zeros_tuple_bool": _bool_refused("out = torch.zeros((True, 3))"),
+    "zeros_later_bool": "out = torch.zeros(3, True)",
+    "full_int_size": _bool_refused("out = torch.full(3, 1.0)"),
+    "randn_bool": _bool_refused("out = torch.randn(True, 2)"),
+    "randint_size_bool": _bool_refused("out = torch.randint(5, (True,))"),
+    "sum_dim_bool": _bool_refused("out = torch.ones(2, 3).sum(dim=True)"),
+    "sum_dim_tuple_bool": _bool_refused("out = torch.ones(2, 3).sum((True,))"),
+    "sum_dim_int": "out = torch.ones(2, 3).sum(dim=1)",
+    "mean_dims_bool_later": "out = torch.ones(2, 3).mean((0, True))",
+    "sum_dim_int_tensor": "out = torch.ones(2, 3).sum(dim=torch.tensor(1))",
+    "softmax_bool": _bool_refused("out = torch.ones(2, 3).softmax(True)"),
+    "transpose_bool": _bool_refused("out = torch.ones(2, 3).transpose(True, 0)"),
+    "transpose_float_tensor": _bool_refused("out = torch.ones(2, 3).transpose(torch.tensor(0.), 1)"),
+    "transpose_numpy_int": "import numpy as np\nout = torch.ones(2, 3).transpose(np.int64(0), 1)",
+    "unsqueeze_bool": _bool_refused("out = torch.zeros(3).unsqueeze(True)"),
+    "squeeze_bool": _bool_refused("out = torch.zeros(2, 1).squeeze(True)"),
+    "size_bool": _bool_refused("out = torch.ones(2, 3).size(True)"),
+    "flatten_bool": _bool_refused("out = torch.zeros(2, 3, 4).flatten(True)"),
+    "split_bool": _bool_refused("out = torch.ones(2, 3).split(True)"),
+    "chunk_dim_bool": _bool_refused("out = torch.ones(2, 3).chunk(2, True)"),
+    "narrow_bool": _bool_refused("out = torch.ones(2, 3).narrow(True, 0, 1)"),
+    "select_bool": _bool_refused("out = torch.ones(2, 3).select(True, 0)"),
+    "cat_dim_bool": _bool_refused("m = torch.ones(2, 3)\nout = torch.cat([m, m], dim=True)"),
+    "stack_dim_bool": _bool_refused("m = torch.ones(2, 3)\nout = torch.stack([m, m], dim=True)"),
+    "argmax_bool": _bool_refused("out = torch.ones(2, 3).argmax(True)"),
+    "max_dim_bool": _bool_refused("out = torch.ones(2, 3).max(True)"),
+    "topk_bool": _bool_refused("out = torch.ones(2, 3).topk(True)"),
+    "layer_norm_int_shape": _bool_refused("out = torch.nn.functional.layer_norm(torch.ones(24), 24)"),
+    "multinomial_bool": _bool_refused("out = torch.multinomial(torch.ones(3), True)"),
+    "eye_bool": _bool_refused("out = torch.eye(True)"),
+    "randperm_bool": _bool_refused("out = torch.randperm(True)"),
+    "cross_entropy_ignore_index_bool": _bool_refused(
+        "out = torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), ignore_index=True)"),
+    "movedim_int": "out = torch.zeros(2, 3, 4).movedim(0, 2)",
+    "linear_bool_features": "out = torch.nn.Linear(True, 2).weight.shape[1] * torch.ones(1)",
+}
+
+
+@pytest.mark.oracle
+def test_int_arguments_follow_torchs_rule():
+    oracle.assert_cases_equal(INT_ARGUMENTS)
