@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstring>
+#include <utility>
 
 #include "densecore/kernels/vec/vec.h"
 
@@ -90,19 +91,30 @@ inline T vec_reduce_all_seq(const F& f, Vec<T> acc, int64_t size) {
   return acc.v[0];
 }
 
+#if defined(DC_VEC_X86)
+/// The float vector whose lane i is v's lane i ^ D, as one shuffle: a lane-by-lane copy compiled to
+/// sixteen broadcasts through memory per step, which was most of a short row's softmax or attention.
+template <int D, size_t... Is>
+inline Vec<float> lanes_xor(const Vec<float>& v, std::index_sequence<Is...>) {
+  typedef int32_t Index __attribute__((vector_size(kVecBytes)));
+  Vec<float> r;
+  r.v = __builtin_shuffle(v.v, Index{int32_t(Is ^ D)...});
+  return r;
+}
+/// VecReduceAllSIMD's butterfly: lane i meets lane i ^ D for D = size/2, ..., 1.
+template <int D, class F>
+inline Vec<float> butterfly(const F& f, const Vec<float>& v) {
+  const Vec<float> r = f(v, lanes_xor<D>(v, std::make_index_sequence<Vec<float>::size()>{}));
+  if constexpr (D > 1) return butterfly<D / 2>(f, r);
+  else return r;
+}
+#endif
+
 /// vec_reduce_all(f, acc): VecReduceAllSIMD for float on AVX2/AVX-512, sequential otherwise.
 template <class T, class F>
 inline T vec_reduce_all(const F& f, const Vec<T>& acc) {
 #if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) {
-    Vec<float> v = acc;
-    for (int d = Vec<float>::size() / 2; d >= 1; d /= 2) {
-      Vec<float> v1;
-      for (int i = 0; i < Vec<float>::size(); ++i) v1.v[i] = v.v[i ^ d];
-      v = f(v, v1);
-    }
-    return v.v[0];
-  }
+  if constexpr (std::is_same_v<T, float>) return butterfly<Vec<float>::size() / 2>(f, acc).v[0];
 #endif
   return vec_reduce_all_seq<T>(f, acc, Vec<T>::size());
 }
