@@ -1,6 +1,7 @@
 // LayerNorm forward and backward, mirroring aten/src/ATen/native/cpu/layer_norm_kernel.cpp and
 // moments_utils.h (torch 2.14.1 wheel). REGISTER_DISPATCH: AVX-512 machines run the AVX2 build.
 // Where GCC contracted a*b+c in torch's AVX2 build (read from libtorch_cpu.so) we write fmadd_contracted().
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -67,20 +68,50 @@ inline void add_moments(int64_t m0_add, T m1_add, T m2_add, int64_t& m0, T& m1, 
   m0 = n;
 }
 
+/// 1 / (j + 1) for j < kChunkSize, correctly rounded at compile time: moments_utils.h's c_vecs table.
+template <class T>
+constexpr std::array<T, kChunkSize> kReciprocals = [] {
+  std::array<T, kChunkSize> r{};
+  for (int64_t j = 0; j < kChunkSize; ++j) r[size_t(j)] = T(1) / T(j + 1);
+  return r;
+}();
+
+/// The cascade's stack: on the stack for rows up to 2^kInlineDepth chunks (torch's SmallVector), on the
+/// heap beyond. A heap vector per row was a third of layer norm's forward time at 64 columns (issue 10).
+template <class T>
+class MomentsStack {
+ public:
+  static constexpr int64_t kInlineDepth = 8;
+  explicit MomentsStack(int64_t depth) {
+    if (depth > kInlineDepth) {
+      heap_.resize(size_t(depth));
+      data_ = heap_.data();
+    }
+  }
+  MomentsStack(const MomentsStack&) = delete;
+  MomentsStack& operator=(const MomentsStack&) = delete;
+  Moments<T>& operator[](int64_t i) { return data_[i]; }
+
+ private:
+  Moments<T> inline_[kInlineDepth];
+  std::vector<Moments<T>> heap_;
+  Moments<T>* data_ = inline_;
+};
+
 template <class T>
 std::pair<T, T> rowwise_moments(const T* X, int64_t N) {
   constexpr int64_t V = Vec<T>::size();
   const int64_t n = N / V;
   const int64_t m = divup(n, kChunkSize);
   const int64_t depth = ceil_log2(m);
-  std::vector<Moments<T>> stk(size_t(std::max<int64_t>(depth, 1)));
+  MomentsStack<T> stk(depth);
   for (int64_t i = 0; i < m; ++i) {
     const T* X_ptr = X + i * kChunkSize * V;
     const int64_t m0 = std::min(kChunkSize, n - i * kChunkSize);
     Vec<T> m1(T(0)), m2(T(0));
     for (int64_t j = 0; j < m0; ++j) {  // UpdateMomentsVec
       const Vec<T> x = Vec<T>::loadu(X_ptr + j * V);
-      const Vec<T> c(T(1) / T(j + 1));
+      const Vec<T> c(kReciprocals<T>[size_t(j)]);
       const Vec<T> delta = x - m1;
       m1 = vec::fmadd(c, delta, m1);
       m2 = vec::fmadd(delta, x - m1, m2);
