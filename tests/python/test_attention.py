@@ -21,8 +21,8 @@ def vals(shape, seed=0, scale=1.0, rg=False, dtype=None):
     return t.requires_grad_() if rg else t
 F = torch.nn.functional
 
-def sdpa_grads(shape, seed=0, scale=1.0, dtype=None, **kw):
-    q, k, v = (vals(shape, seed + i, scale, rg=True, dtype=dtype) for i in range(3))
+def sdpa_grads(shape, seed=0, spread=1.0, dtype=None, **kw):
+    q, k, v = (vals(shape, seed + i, spread, rg=True, dtype=dtype) for i in range(3))
     y = F.scaled_dot_product_attention(q, k, v, **kw)
     y.backward(vals(tuple(y.shape), seed + 7, dtype=dtype))
     return [y, q.grad, k.grad, v.grad]
@@ -53,7 +53,7 @@ def flash_cases(shapes=SHAPES):
         s = f"{B}x{H}x{T}x{E}"
         for causal in (True, False):
             cases[f"flash_{s}_causal{int(causal)}"] = f"out = sdpa_grads(({B}, {H}, {T}, {E}), {T}, is_causal={causal})"
-        cases[f"flash_big_{s}"] = f"out = sdpa_grads(({B}, {H}, {T}, {E}), 3, scale=30.0, is_causal=True)"
+        cases[f"flash_big_{s}"] = f"out = sdpa_grads(({B}, {H}, {T}, {E}), 3, spread=30.0, is_causal=True)"
         cases[f"flash_f64_{s}"] = f"out = sdpa_grads(({B}, {H}, {T}, {E}), 5, dtype=torch.float64, is_causal={T % 2 == 0})"
     return cases
 
