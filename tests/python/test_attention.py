@@ -117,6 +117,10 @@ def other_cases():
     # scale=, negative scale (flash), S != L.
     c["scale"] = "out = sdpa_grads((2, 2, 30, 16), 2, scale=0.3, is_causal=True)"
     c["scale_negative"] = "out = sdpa_grads((2, 2, 30, 16), 2, scale=-0.3)"
+    # causal with a scale that is not positive: -inf * scale is not -inf, so the kernel must not skip the
+    # causal block's filled columns (Note [Causal columns] in flash_attention.cpp); 64 columns leave no scalar tail.
+    c["scale_negative_causal"] = "out = sdpa_grads((2, 2, 64, 16), 2, scale=-0.3, is_causal=True)"
+    c["scale_zero_causal"] = "out = sdpa_grads((2, 2, 64, 16), 2, scale=0.0, is_causal=True)"
     c["kv_longer"] = ("q = vals((2, 2, 5, 16), 1, rg=True); k = vals((2, 2, 9, 16), 2, rg=True); v = vals((2, 2, 9, 16), 3, rg=True)\n"
                       "y = F.scaled_dot_product_attention(q, k, v, is_causal=True)\ny.backward(vals((2, 2, 5, 16), 4))\n"
                       "out = [y, q.grad, k.grad, v.grad]")

@@ -93,17 +93,37 @@ using vec::fmadd_contracted;
 
 // ---- row helpers (FlashAttentionKernel.cpp's fusion kernels) ----------------------------------
 
+/// n rounded up to a whole number of vectors.
+template <class T>
+constexpr int64_t round_up_to_vec(int64_t n) {
+  return (n + Vec<T>::size() - 1) / Vec<T>::size() * Vec<T>::size();
+}
+
+/// Note [Causal columns]: in a causal kv block, row `row` of q block m holds keys up to m + row - n and
+/// torch fills the rest with -inf (forward, before the scale) or 0 (backward, after the exp). The columns
+/// past that are only computed to be overwritten or to add nothing, so the row helpers skip whole vectors
+/// of them; each lane that is kept is computed exactly as before. The forward skip needs scale > 0
+/// (otherwise -inf * scale is not -inf); a block without the causal fill has all kvb columns live.
+inline int64_t causal_live_columns(bool causal_block, int64_t m, int64_t row, int64_t n, int64_t kvb) {
+  if (!causal_block) return kvb;
+  return std::clamp<int64_t>(m + row - n + 1, 0, kvb);
+}
+
 /// _mul_reduce_max_fusion_kernel: out = a * scale, returns the max (vector lanes, then the scalar
 /// tail with std::max, then std::max(tail, vec_reduce_all(maximum)), or NaN when the lanes held one).
+/// `live`: a[i] is -inf for every i >= live, and scale > 0 (see causal_live_columns): whole vectors past
+/// `live` would only store -inf * scale = -inf and leave the lane maxima as they are, so they just store it.
 template <class T>
-T mul_reduce_max(const T* a, T scale, int64_t size, T* out) {
+T mul_reduce_max(const T* a, T scale, int64_t size, T* out, int64_t live) {
   Vec<T> vmax(kNegInf<T>);
   const int64_t vend = Vec<T>::size() * (size / Vec<T>::size());
-  for (int64_t i = 0; i < vend; i += Vec<T>::size()) {
+  const int64_t vlive = std::min(vend, round_up_to_vec<T>(live));
+  for (int64_t i = 0; i < vlive; i += Vec<T>::size()) {
     const Vec<T> t = Vec<T>::loadu(a + i) * Vec<T>(scale);
     vmax = vec::maximum(vmax, t);
     t.store(out + i);
   }
+  for (int64_t i = vlive; i < vend; i += Vec<T>::size()) Vec<T>(kNegInf<T>).store(out + i);
   T tmax = kNegInf<T>;
   for (int64_t i = vend; i < size; ++i) {
     const T t = a[i] * scale;
@@ -118,15 +138,19 @@ T mul_reduce_max(const T* a, T scale, int64_t size, T* out) {
 
 /// _exp_reduce_sum_fusion_kernel: out = exp(a - max) (exp_u20 on full vectors, the double
 /// ::exp on the scalar tail), returns the vector-tree sum plus the tail added in order.
+/// `live` as for mul_reduce_max, and max is not NaN: whole vectors past `live` are exp_u20(-inf) = +0,
+/// which leave the lane sums as they are (they are never -0), so they just store +0.
 template <class T>
-T exp_reduce_sum(const T* a, int64_t size, T* out, T max) {
+T exp_reduce_sum(const T* a, int64_t size, T* out, T max, int64_t live) {
   Vec<T> vsum(T(0));
   const int64_t vend = Vec<T>::size() * (size / Vec<T>::size());
-  for (int64_t i = 0; i < vend; i += Vec<T>::size()) {
+  const int64_t vlive = std::isnan(max) ? vend : std::min(vend, round_up_to_vec<T>(live));
+  for (int64_t i = 0; i < vlive; i += Vec<T>::size()) {
     const Vec<T> t = exp_u20_vec(Vec<T>::loadu(a + i) - Vec<T>(max));
     vsum = vsum + t;
     t.store(out + i);
   }
+  for (int64_t i = vlive; i < vend; i += Vec<T>::size()) Vec<T>(T(0)).store(out + i);
   T sum = vec::vec_reduce_all<T>([](const Vec<T>& x, const Vec<T>& y) { return x + y; }, vsum);
   for (int64_t i = vend; i < size; ++i) {
     const T t = T(std::exp(double(a[i] - max)));  // torch's `exp(tmp1)` binds to double exp
@@ -226,17 +250,19 @@ void forward_block(const FlashAttnFwdArgs& a, FwdBuffers<T>& buf, int64_t i, int
       for (int64_t row = 0; row < qb; ++row)
         apply_mask<T>(a.mask, qk + row * kvb, i, j, m + row, n, kvb, T(sh.scale), false);
     }
+    const bool causal_block = sh.is_causal && num_keys - n <= kv_split && !a.mask.data && T(sh.scale) > T(0);
     for (int64_t row = 0; row < qb; ++row) {
       T* r = qk + row * kvb;
+      const int64_t live = causal_live_columns(causal_block, m, row, n, kvb);
       T tmp_max = a.mask.data
                           ? vec::reduce_all<T>([](const Vec<T>& x, const Vec<T>& y) { return vec::maximum(x, y); }, r, kvb)
-                          : mul_reduce_max(r, T(sh.scale), kvb, r);
+                          : mul_reduce_max(r, T(sh.scale), kvb, r, live);
       tmp_max = qk_max[row] > tmp_max ? qk_max[row] : tmp_max;
       if (tmp_max == kNegInf<T>) {
         fill(r, T(0), kvb);
         continue;
       }
-      const T tmp_sum = exp_reduce_sum(r, kvb, r, tmp_max);
+      const T tmp_sum = exp_reduce_sum(r, kvb, r, tmp_max, live);
       const T exp_tmp = std::exp(qk_max[row] - tmp_max);
       qk_sum[row] = fmadd_contracted(exp_tmp, qk_sum[row], tmp_sum);
       qk_max[row] = tmp_max;
@@ -319,12 +345,16 @@ void backward_block(const FlashAttnBwdArgs& a, T* attn, T* grad_attn, T* dsum, i
     if (a.mask.data) {  // attn * 1 + mask
       for (int64_t row = 0; row < qb; ++row) apply_mask<T>(a.mask, attn + row * kvb, i, j, m + row, n, kvb, T(1), true);
     }
+    const bool causal_block = sh.is_causal && num_keys - n <= kv_split;
     for (int64_t row = 0; row < qb; ++row) {
       const T norm = lse[row * a.lse.st];
       T* r = attn + row * kvb;
-      vec::map<T>([norm](const Vec<T>& x) { return vec::exp_lanes(x - Vec<T>(norm)); }, r, r, kvb);
+      // Columns past `live` are zeroed below (Note [Causal columns]); exp them only up to a whole vector.
+      const int64_t live = causal_live_columns(causal_block, m, row, n, kvb);
+      vec::map<T>([norm](const Vec<T>& x) { return vec::exp_lanes(x - Vec<T>(norm)); }, r, r,
+                  std::min(kvb, round_up_to_vec<T>(live)));
     }
-    if (sh.is_causal && num_keys - n <= kv_split) {
+    if (causal_block) {
       for (int64_t row = 0; row < qb; ++row) {
         const int64_t last_col = m + row - n;
         fill(attn + row * kvb + last_col + 1, T(0), kvb - last_col - 1);
