@@ -3,6 +3,8 @@
 // Where GCC contracted a*b+c in torch's AVX2 build (read from libtorch_cpu.so) we write fmadd_contracted().
 #include <array>
 #include <cmath>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "densecore/kernels/cpu/vec_reduce.h"
@@ -76,8 +78,9 @@ constexpr std::array<T, kChunkSize> kReciprocals = [] {
   return r;
 }();
 
-/// The cascade's stack: on the stack for rows up to 2^kInlineDepth chunks (torch's SmallVector), on the
-/// heap beyond. A heap vector per row was a third of layer norm's forward time at 64 columns (issue 10).
+/// The cascade's stack of `depth` zeroed entries: on the stack for rows up to 2^kInlineDepth chunks (torch's
+/// SmallVector), on the heap beyond. A heap vector per row, or zeroing all inline entries, was a third of
+/// layer norm's forward time at 64 columns, where depth is 1 (issue 10).
 template <class T>
 class MomentsStack {
  public:
@@ -86,6 +89,8 @@ class MomentsStack {
     if (depth > kInlineDepth) {
       heap_.resize(size_t(depth));
       data_ = heap_.data();
+    } else {
+      for (int64_t i = 0; i < depth; ++i) new (&inline_[i]) Moments<T>();
     }
   }
   MomentsStack(const MomentsStack&) = delete;
@@ -93,7 +98,10 @@ class MomentsStack {
   Moments<T>& operator[](int64_t i) { return data_[i]; }
 
  private:
-  Moments<T> inline_[kInlineDepth];
+  static_assert(std::is_trivially_destructible_v<Moments<T>>);
+  union {
+    Moments<T> inline_[kInlineDepth];  // only the first `depth` are constructed
+  };
   std::vector<Moments<T>> heap_;
   Moments<T>* data_ = inline_;
 };
