@@ -85,8 +85,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
 __all__ += ["embedding", "layer_norm", "gelu", "relu", "dropout"]
 
 
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
 def _reduction_enum(size_average, reduce, reduction):
     """torch.nn._reduction: the legacy size_average/reduce pair, else get_enum(reduction)."""
+    if size_average is None and reduce is None and type(reduction) is str and reduction in _REDUCTIONS:
+        return _REDUCTIONS[reduction]
     import warnings
 
     if size_average is not None or reduce is not None:
@@ -98,10 +103,9 @@ def _reduction_enum(size_average, reduce, reduction):
     if reduction == "elementwise_mean":
         warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.", stacklevel=3)
         return 1
-    enums = {"none": 0, "mean": 1, "sum": 2}
-    if reduction not in enums:
+    if not isinstance(reduction, str) or reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    return enums[reduction]
+    return _REDUCTIONS[reduction]
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):

@@ -47,6 +47,8 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
+        if not (self._forward_pre_hooks or self._forward_hooks):  # torch's _call_impl fast path
+            return self.forward(*args, **kwargs)
         for hook in self._forward_pre_hooks.values():
             result = hook(self, args)
             if result is not None:
