@@ -115,6 +115,9 @@ def layout_cases(dtypes=("float32", "float64")):
         cases[f"mse_none_{dt}"] = (
             f"a = leaf(logits((5, 17), '{dt}', 1)); b = leaf(logits((5, 17), '{dt}', 2))\n"
             f"l = F.mse_loss(a, b, reduction='none'); l.backward(logits((5, 17), '{dt}', 3)); out = [l, a.grad, b.grad]")
+        cases[f"mse_strided_{dt}"] = (  # the fused kernels over a transposed operand and a transposed grad
+            f"a = leaf(logits((33, 7), '{dt}', 1)); b = logits((7, 33), '{dt}', 2)\n"
+            f"l = F.mse_loss(a.t(), b, reduction='none'); l.backward(logits((33, 7), '{dt}', 3).t()); out = [l, a.grad]")
     return cases
 
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "densecore/autograd/grad_mode.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
@@ -16,6 +17,7 @@
 #include "densecore/ops/index.h"
 #include "densecore/ops/join.h"
 #include "densecore/ops/linalg.h"
+#include "densecore/ops/loss.h"
 #include "densecore/ops/reduce.h"
 #include "densecore/ops/unary.h"
 #include "densecore/ops/view.h"
@@ -54,6 +56,11 @@ Tensor unsqueeze_multiple(const Tensor& t, std::span<const int64_t> dims, int64_
 }
 
 }  // namespace
+
+Tensor mse_loss_grad(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction) {
+  return is_grad_enabled() ? mse_loss_backward(grad, self, target, reduction)
+                           : mse_loss_backward_fused(grad, self, target, reduction);
+}
 
 Tensor maybe_multiply_grad(const Tensor& g, const Scalar& s) {
   const bool is_one = s.is_floating() ? s.to_double() == 1.0 : s.to_int() == 1;

@@ -16,6 +16,9 @@
 
 namespace dc {
 
+/// mse_loss's derivative: mse_loss_backward's single kernel when grad mode is off (a backward without
+/// create_graph: nothing will differentiate the result), its recording composite otherwise.
+Tensor mse_loss_grad(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
 /// maybe_multiply: g itself when s == 1 (double compare for floating scalars), else g * s.
 Tensor maybe_multiply_grad(const Tensor& g, const Scalar& s);
 /// mm_mat1_backward: (mat2^T-side) with the column-major branch chosen from mat1's forward strides.

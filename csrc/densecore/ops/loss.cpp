@@ -15,6 +15,7 @@
 #include "densecore/ops/elementwise.h"
 #include "densecore/ops/index.h"
 #include "densecore/ops/reduce.h"
+#include "densecore/ops/row_fronts.h"
 
 namespace dc {
 namespace {
@@ -157,19 +158,51 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
   return nll_loss_nd(log_softmax(self, class_dim, self.dtype()), target, weight, reduction, ignore_index);
 }
 
+namespace {
+
+/// Whether mse_loss's fused kernels take these operands: float32 or float64, all one dtype. Other dtypes
+/// keep the composite forms, whose per-element roundings are the same.
+bool mse_fusable(std::initializer_list<const Tensor*> ts) {
+  const DType t = (*ts.begin())->dtype();
+  if (t != DType::Float32 && t != DType::Float64) return false;
+  for (const Tensor* x : ts)
+    if (x->dtype() != t) return false;
+  return true;
+}
+
+}  // namespace
+
 // mse_loss is an op row (csrc/op_rows.toml): this is its forward.
 Tensor impl::mse_loss_forward(const Tensor& self, const Tensor& target, int64_t reduction) {
   const Reduction r = to_reduction(reduction);
-  const Tensor d = sub(self, target, Scalar::from_int(1));
-  const Tensor loss = mul(d, d);  // mse_kernel: diff * diff
+  Tensor loss;
+  if (mse_fusable({&self, &target})) {
+    loss = run_iter(binary_op_config(), Tensor(), {self, target}, [](TensorIter& it) { mse_stub(it); });
+  } else {
+    const Tensor d = sub(self, target, Scalar::from_int(1));
+    loss = mul(d, d);  // mse_kernel: diff * diff
+  }
   return r == Reduction::None ? loss : r == Reduction::Mean ? mean(loss) : sum(loss);
 }
 
+namespace {
+
+/// norm is computed in double, then converted to the scalar type (mse_backward_cpu_kernel).
+double mse_norm(const Tensor& self, int64_t reduction) {
+  return reduction == kReductionMean ? 2. / double(self.numel()) : 2.;
+}
+}  // namespace
+
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction) {
-  // norm is computed in double, then converted to the scalar type (mse_backward_cpu_kernel).
-  const double norm = reduction == kReductionMean ? 2. / double(self.numel()) : 2.;
-  const Tensor n = value_to_tensor(Scalar::from_double(norm), self.dtype());
+  const Tensor n = value_to_tensor(Scalar::from_double(mse_norm(self, reduction)), self.dtype());
   return mul(mul(n, sub(self, target, Scalar::from_int(1))), grad);
+}
+
+Tensor mse_loss_backward_fused(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction) {
+  if (!mse_fusable({&self, &target, &grad})) return mse_loss_backward(grad, self, target, reduction);
+  const double norm = mse_norm(self, reduction);
+  return run_iter(binary_op_config(), Tensor(), {self, target, grad},
+                  [norm](TensorIter& it) { mse_backward_stub(it, norm); });
 }
 
 Tensor softmax_backward_data(const Tensor& grad, const Tensor& output, int64_t dim, DType input_dtype) {

@@ -27,8 +27,12 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
                      int64_t ignore_index, double label_smoothing);
 // mse_loss(self, target, reduction = Mean): (self - target)^2, then mean / sum, is an op row (csrc/op_rows.toml),
 // declared in densecore/generated/ops.h.
-/// at::mse_loss_backward: (norm * (self - target)) * grad, norm = 2/numel (mean) or 2, as float.
+/// at::mse_loss_backward: (norm * (self - target)) * grad, norm = 2/numel (mean) or 2, as float; composed of
+/// recording ops, so a create_graph backward can differentiate it again.
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
+/// The same values from one kernel (mse_backward_cpu_kernel) for float32/float64 operands of one dtype; records
+/// nothing. Other dtypes: mse_loss_backward.
+Tensor mse_loss_backward_fused(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction);
 
 /// at::_softmax_backward_data / _log_softmax_backward_data on CPU (grad and output made contiguous).
 Tensor softmax_backward_data(const Tensor& grad, const Tensor& output, int64_t dim, DType input_dtype);

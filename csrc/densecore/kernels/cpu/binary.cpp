@@ -1,5 +1,6 @@
-// Binary arithmetic kernels: add/sub with alpha, mul, div (true, trunc, floor), maximum, minimum.
-// Mirrors aten/src/ATen/native/cpu/BinaryOpsKernel.cpp and the ufunc add kernel (ufunc/add.h).
+// Binary arithmetic kernels: add/sub with alpha, mul, div (true, trunc, floor), maximum, minimum, and
+// mse_loss's squared difference. Mirrors aten/src/ATen/native/cpu/BinaryOpsKernel.cpp and the ufunc add
+// kernel (ufunc/add.h).
 // torch registers all of them with REGISTER_DISPATCH, so AVX-512 machines run the AVX2 build.
 #include <cmath>
 #include <limits>
@@ -7,6 +8,7 @@
 #include "densecore/core/checked_convert.h"
 #include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
+#include "densecore/kernels/stubs/loss_stubs.h"
 #include "densecore/kernels/cpu/pointwise_forms.h"
 #include "densecore/kernels/iter/loops.h"
 #if defined(DC_VEC_X86)
@@ -409,6 +411,20 @@ void minmax_kernel(TensorIter& iter) {
 void maximum_kernel(TensorIter& iter) { minmax_kernel<true>(iter); }
 void minimum_kernel(TensorIter& iter) { minmax_kernel<false>(iter); }
 
+// ---- mse_loss ------------------------------------------------------------------------------------
+
+/// mse_kernel: diff = a - b, then diff * diff, two roundings in both forms (nothing to contract). The ops
+/// layer sends float32/float64 here; other dtypes keep the composite sub-then-mul, which has the same bits.
+void mse_kernel(TensorIter& iter) {
+  dispatch_dtype(iter.common_dtype(), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      cpu_kernel_vec(
+          iter, [](T a, T b) -> T { const T d = a - b; return d * d; },
+          [](Vec<T> a, Vec<T> b) { const Vec<T> d = a - b; return d * d; });
+    }
+  });
+}
+
 }  // namespace
 }  // namespace DC_CPU_CAPABILITY
 
@@ -420,5 +436,6 @@ DC_REGISTER_DISPATCH(div_trunc_stub, &div_trunc_kernel);
 DC_REGISTER_DISPATCH(div_floor_stub, &div_floor_kernel);
 DC_REGISTER_DISPATCH(maximum_stub, &maximum_kernel);
 DC_REGISTER_DISPATCH(minimum_stub, &minimum_kernel);
+DC_REGISTER_DISPATCH(mse_stub, &mse_kernel);
 
 }  // namespace dc

@@ -1,12 +1,14 @@
 // Optimizer pointwise kernels: lerp with a scalar weight (aten/src/ATen/native/cpu/LerpKernel.cpp,
-// Lerp.h) and addcmul / addcdiv (PointwiseOpsKernel.cpp). torch registers all three with
-// REGISTER_DISPATCH, so AVX-512 machines run the AVX2 build (8 float lanes).
+// Lerp.h) and addcmul / addcdiv (PointwiseOpsKernel.cpp); mse_loss's backward (PointwiseOpsKernel.cpp's
+// mse_backward_cpu_kernel). torch registers all four with REGISTER_DISPATCH, so AVX-512 machines run the
+// AVX2 build (8 float lanes).
 #include <cmath>
 
 #include "densecore/core/checked_convert.h"
 #include "densecore/kernels/iter/loops.h"
 #include "densecore/generated/stubs.h"
 #include "densecore/kernels/cpu/pointwise_forms.h"
+#include "densecore/kernels/stubs/loss_stubs.h"
 
 namespace dc {
 inline namespace DC_CPU_CAPABILITY {
@@ -62,9 +64,23 @@ void addcdiv_kernel(TensorIter& iter, const Scalar& value) {
   });
 }
 
+/// mse_backward_cpu_kernel over (self, target, grad): (norm * (self - target)) * grad, each product rounded
+/// (no add to contract with). The ops layer sends float32/float64 here.
+void mse_backward_kernel(TensorIter& iter, double norm) {
+  dispatch_dtype(iter.common_dtype(), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      const T n = T(norm);
+      cpu_kernel_vec(
+          iter, [=](T s, T t, T g) -> T { return n * (s - t) * g; },
+          [=](Vec<T> s, Vec<T> t, Vec<T> g) { return Vec<T>(n) * (s - t) * g; });
+    }
+  });
+}
+
 }  // namespace
 }  // namespace DC_CPU_CAPABILITY
 
+DC_REGISTER_DISPATCH(mse_backward_stub, &mse_backward_kernel);
 DC_REGISTER_DISPATCH(lerp_stub, &lerp_scalar_kernel);
 DC_REGISTER_DISPATCH(addcmul_stub, &addcmul_kernel);
 DC_REGISTER_DISPATCH(addcdiv_stub, &addcdiv_kernel);
