@@ -29,8 +29,12 @@ def _use_grad_for_differentiable(func):
 
     @functools.wraps(func)
     def _use_grad(*args, **kwargs):
-        with set_grad_enabled(args[0].defaults["differentiable"]):
+        prev = _C.is_grad_enabled()  # set_grad_enabled's effect without building the context manager
+        _C._set_grad_enabled(args[0].defaults["differentiable"])
+        try:
             return func(*args, **kwargs)
+        finally:
+            _C._set_grad_enabled(prev)
 
     return _use_grad
 

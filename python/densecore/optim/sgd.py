@@ -46,13 +46,20 @@ class SGD(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("fused", False)
 
-    def _init_group(self, group, params, grads, momentum_buffer_list):
+    def _init_group(self, group, params, grads, momentum_buffer_list, states=None):
+        """torch's _init_group; `states` (when given) also collects each parameter's state dict, for the
+        momentum buffers to be stored back without a second lookup."""
+        with_momentum = group["momentum"] != 0
         for p in group["params"]:
-            if p.grad is not None:
+            grad = p.grad
+            if grad is not None:
                 params.append(p)
-                grads.append(p.grad)
-                if group["momentum"] != 0:
-                    momentum_buffer_list.append(self.state[p].get("momentum_buffer"))
+                grads.append(grad)
+                if with_momentum:
+                    state = self.state[p]
+                    momentum_buffer_list.append(state.get("momentum_buffer"))
+                    if states is not None:
+                        states.append(state)
         return False
 
     @_use_grad_for_differentiable
@@ -63,13 +70,12 @@ class SGD(Optimizer):
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            params, grads, momentum_buffer_list = [], [], []
-            self._init_group(group, params, grads, momentum_buffer_list)
+            params, grads, momentum_buffer_list, states = [], [], [], []
+            self._init_group(group, params, grads, momentum_buffer_list, states)
             sgd(params, grads, momentum_buffer_list, weight_decay=group["weight_decay"], momentum=group["momentum"],
                 lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"], maximize=group["maximize"])
-            if group["momentum"] != 0:
-                for p, momentum_buffer in zip(params, momentum_buffer_list):
-                    self.state[p]["momentum_buffer"] = momentum_buffer
+            for state, momentum_buffer in zip(states, momentum_buffer_list):
+                state["momentum_buffer"] = momentum_buffer
         return loss
 
 
