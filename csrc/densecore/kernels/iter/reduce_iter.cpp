@@ -14,11 +14,11 @@ namespace dc {
 
 Tensor review_reduce_result(const Tensor& result, int64_t ndim, const std::vector<bool>& mask, bool keepdim) {
   if (keepdim) return result;
-  std::vector<int64_t> shape = result.sizes(), stride = result.strides();
+  DimVector shape = result.sizes(), stride = result.strides();
   for (int64_t d = 0; d < ndim; ++d) {
     if (!mask[d]) continue;
-    shape.insert(shape.begin() + d, 1);
-    stride.insert(stride.begin() + d, 0);
+    shape.insert(shape.begin() + d, 1, 1);
+    stride.insert(stride.begin() + d, 1, 0);
   }
   return result.as_strided_view(shape, stride, result.storage_offset());
 }
@@ -30,19 +30,19 @@ ReduceIter::ReduceIter(std::span<const Tensor> outs, const Tensor& input) {
   out_numel_ = outs[0].numel();
   shape_ = input.sizes();
   const int64_t nd = ndim();
-  std::vector<Tensor> ops(outs.begin(), outs.end());
-  ops.push_back(input);
-  for (const Tensor& t : ops) {
+  auto add_operand = [&](const Tensor& t) {
     // compute_strides: a size-1 dim broadcast against a larger one gets stride 0.
     const int64_t off = nd - t.dim();
-    std::vector<int64_t> st(nd, 0);
+    DimVector& st = strides_.emplace_back();
+    st.assign(size_t(nd), 0);
     for (int64_t i = 0; i < t.dim(); ++i)
       st[off + i] = (t.sizes()[i] == 1 && shape_[off + i] != 1) ? 0 : t.strides()[i] * int64_t(t.itemsize());
-    strides_.push_back(std::move(st));
     data_.push_back(static_cast<char*>(t.data_ptr()));
     elsize_.push_back(int64_t(t.itemsize()));
     dtypes_.push_back(t.dtype());
-  }
+  };
+  for (const Tensor& t : outs) add_operand(t);
+  add_operand(input);
   reorder_dimensions();
   coalesce_dimensions();
   view_offsets_.assign(ndim(), 0);
@@ -62,8 +62,9 @@ void ReduceIter::reorder_dimensions() {
     }
     return 0;
   });
-  auto apply = [&](std::vector<int64_t>& v) {
-    std::vector<int64_t> r(nd);
+  auto apply = [&](DimVector& v) {
+    DimVector r;
+    r.resize(size_t(nd));
     for (int64_t i = 0; i < nd; ++i) r[i] = v[perm[i]];
     v = std::move(r);
   };
@@ -127,7 +128,8 @@ void ReduceIter::select_all_keeping_dim(int64_t start_dim, std::span<const int64
 void ReduceIter::serial_for_each(Loop2d loop, int64_t begin, int64_t end) const {
   const int nt = ntensors();
   const int64_t nd = ndim();
-  std::vector<int64_t> strides(size_t(nt) * size_t(nd));
+  SmallVector<int64_t, 4 * 5> strides;
+  strides.resize(size_t(nt) * size_t(nd));
   for (int64_t d = 0; d < nd; ++d)
     for (int t = 0; t < nt; ++t) strides[d * nt + t] = strides_[t][d];
   serial_for_each_strided(shape_, strides, data_, loop, begin, end);
@@ -210,7 +212,7 @@ void ReduceIter::foreach_reduced_elt(const std::function<void(ReduceIter&)>& loo
   }
   if (numel() < kGrainSize || get_num_threads() == 1 || in_parallel_region() || !parallelize) {
     const int rd = num_reduce_dims();
-    std::vector<int64_t> nshape(shape_.begin() + rd, shape_.end());
+    const DimVector nshape(shape_.begin() + rd, shape_.end());
     int64_t nnum = 1;
     for (int64_t s : nshape) nnum *= s;
     DimCounter counter(nshape, 0);

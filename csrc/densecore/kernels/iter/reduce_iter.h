@@ -24,9 +24,9 @@ class ReduceIter {
   int ntensors() const { return int(strides_.size()); }
   int noutputs() const { return noutputs_; }
   int64_t ndim() const { return int64_t(shape_.size()); }
-  const std::vector<int64_t>& shape() const { return shape_; }
+  const DimVector& shape() const { return shape_; }
   int64_t numel() const;
-  const std::vector<int64_t>& strides(int arg) const { return strides_[arg]; }
+  const DimVector& strides(int arg) const { return strides_[arg]; }
   char* data_ptr(int arg) const { return data_[arg]; }
   int64_t element_size(int arg) const { return elsize_[arg]; }
   DType dtype(int arg) const { return dtypes_[arg]; }
@@ -53,13 +53,19 @@ class ReduceIter {
   void two_pass_reduction(Loop2d loop) const;
   void parallel_dim_reduction(Loop2d loop) const;
 
+  // Inline lists (core/small_vector.h), as ATen's SmallVectors: building a ReduceIter, or copying one per
+  // thread or output element, allocates nothing for up to 4 operands of up to 5 dims.
+  static constexpr size_t kInlineOperands = 4;
+  template <class T>
+  using OperandVector = SmallVector<T, kInlineOperands>;
+
   int noutputs_ = 1;
-  std::vector<int64_t> shape_;
-  std::vector<std::vector<int64_t>> strides_;  // [operand][dim], bytes
-  std::vector<char*> data_;
-  std::vector<int64_t> elsize_;
-  std::vector<DType> dtypes_;
-  std::vector<int64_t> view_offsets_;
+  DimVector shape_;
+  OperandVector<DimVector> strides_;  // [operand][dim], bytes
+  OperandVector<char*> data_;
+  OperandVector<int64_t> elsize_;
+  OperandVector<DType> dtypes_;
+  DimVector view_offsets_;
   int64_t out_numel_ = 1;
   Tensor out0_, input_;  // for two_pass_reduction
 };
