@@ -1,5 +1,6 @@
 #include "densecore/autograd/engine.h"
 
+#include <optional>
 #include <queue>
 #include <unordered_map>
 
@@ -47,23 +48,31 @@ struct LaterFirst {
   }
 };
 
-std::unordered_map<Node*, int> compute_dependencies(Node* root) {
-  std::unordered_map<Node*, int> deps;
+/// What the engine keeps per node besides the node: the number of edges still to deliver a gradient
+/// (torch's dependencies_) and the gradients delivered so far (its not_ready_ InputBuffer).
+struct PendingNode {
+  int dependencies = 0;
+  std::optional<InputBuffer> inputs;
+};
+using PendingNodes = std::unordered_map<Node*, PendingNode>;
+
+/// torch's compute_dependencies: one count per edge into a node. A node is pushed when its first edge is
+/// seen (the graph is a DAG, so the root, which no edge enters, is never pushed twice).
+PendingNodes compute_dependencies(Node* root) {
+  PendingNodes pending;
+  pending.reserve(64);
   std::vector<Node*> stack{root};
-  std::unordered_map<Node*, bool> seen{{root, true}};
   while (!stack.empty()) {
     Node* fn = stack.back();
     stack.pop_back();
     for (const Edge& e : fn->next_edges) {
       if (!e.valid()) continue;
-      deps[e.fn.get()] += 1;  // one count per edge, as torch's compute_dependencies
-      if (!seen[e.fn.get()]) {
-        seen[e.fn.get()] = true;
-        stack.push_back(e.fn.get());
-      }
+      auto [it, first] = pending.try_emplace(e.fn.get());
+      it->second.dependencies += 1;
+      if (first) stack.push_back(e.fn.get());
     }
   }
-  return deps;
+  return pending;
 }
 
 bool is_expandable_to(const Shape& shape, const Shape& desired) {
@@ -199,14 +208,14 @@ void execute(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad
     graph_root = std::make_shared<GraphRoot>(roots, seeds);
   }
 
-  auto deps = compute_dependencies(graph_root.get());
+  PendingNodes pending = compute_dependencies(graph_root.get());
   if (filter) init_to_execute(graph_root.get(), *filter);
-  std::unordered_map<Node*, InputBuffer> not_ready;
   std::priority_queue<ReadyTask, std::vector<ReadyTask>, LaterFirst> ready;
   ready.push({graph_root, std::move(root_inputs.slots)});
 
   while (!ready.empty()) {
-    ReadyTask task = ready.top();
+    // top() is const only so the heap cannot be reordered by a change of key; the task leaves it next.
+    ReadyTask task = std::move(const_cast<ReadyTask&>(ready.top()));
     ready.pop();
     Node& fn = *task.fn;
     if (filter) {
@@ -226,13 +235,13 @@ void execute(const std::vector<Tensor>& tensors, const std::vector<Tensor>& grad
       if (!e.valid()) continue;
       if (filter && !filter->should_execute(e.fn.get())) continue;
       Node* next = e.fn.get();
-      const bool is_ready = --deps[next] == 0;
-      auto it = not_ready.find(next);
-      if (it == not_ready.end()) it = not_ready.emplace(next, InputBuffer(next->input_meta.size())).first;
-      it->second.add(e.input_nr, std::move(outputs[i]));
+      PendingNode& p = pending[next];
+      const bool is_ready = --p.dependencies == 0;
+      if (!p.inputs) p.inputs.emplace(next->input_meta.size());
+      p.inputs->add(e.input_nr, std::move(outputs[i]));
       if (is_ready) {
-        ready.push({e.fn, std::move(it->second.slots)});
-        not_ready.erase(it);
+        ready.push({e.fn, std::move(p.inputs->slots)});
+        p.inputs.reset();
       }
     }
   }
