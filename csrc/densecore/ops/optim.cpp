@@ -10,6 +10,7 @@
 
 #include "densecore/core/checked_convert.h"
 #include "densecore/core/convert.h"
+#include "densecore/core/small_vector.h"
 #include "densecore/kernels/stubs/optim_stubs.h"
 
 namespace dc {
@@ -45,7 +46,7 @@ bool fits_step(const Tensor& step) {
 /// parameter's four tensors first, and the steps are all read before any is written: only separate memory
 /// makes the orders agree.
 bool all_storages_distinct(std::initializer_list<std::span<const Tensor>> lists) {
-  std::vector<const StorageImpl*> storages;
+  SmallVector<const StorageImpl*, 32> storages;  // inline for a model's worth of tensors: no malloc per step
   for (std::span<const Tensor> list : lists)
     for (const Tensor& t : list) storages.push_back(t.storage().get());
   std::sort(storages.begin(), storages.end());
