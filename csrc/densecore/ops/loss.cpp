@@ -170,6 +170,11 @@ bool mse_fusable(std::initializer_list<const Tensor*> ts) {
   return true;
 }
 
+/// norm is computed in double, then converted to the scalar type (mse_backward_cpu_kernel).
+double mse_norm(const Tensor& self, int64_t reduction) {
+  return reduction == kReductionMean ? 2. / double(self.numel()) : 2.;
+}
+
 }  // namespace
 
 // mse_loss is an op row (csrc/op_rows.toml): this is its forward.
@@ -184,14 +189,6 @@ Tensor impl::mse_loss_forward(const Tensor& self, const Tensor& target, int64_t 
   }
   return r == Reduction::None ? loss : r == Reduction::Mean ? mean(loss) : sum(loss);
 }
-
-namespace {
-
-/// norm is computed in double, then converted to the scalar type (mse_backward_cpu_kernel).
-double mse_norm(const Tensor& self, int64_t reduction) {
-  return reduction == kReductionMean ? 2. / double(self.numel()) : 2.;
-}
-}  // namespace
 
 Tensor mse_loss_backward(const Tensor& grad, const Tensor& self, const Tensor& target, int64_t reduction) {
   const Tensor n = value_to_tensor(Scalar::from_double(mse_norm(self, reduction)), self.dtype());

@@ -96,7 +96,7 @@ using vec::fmadd_contracted;
 /// n rounded up to a whole number of vectors.
 template <class T>
 constexpr int64_t round_up_to_vec(int64_t n) {
-  return (n + Vec<T>::size() - 1) / Vec<T>::size() * Vec<T>::size();
+  return divup(n, Vec<T>::size()) * Vec<T>::size();
 }
 
 /// Note [Causal columns]: in a causal kv block, row `row` of q block m holds keys up to m + row - n and
