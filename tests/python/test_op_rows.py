@@ -4,7 +4,8 @@ the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax,
 views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three overloads), unsqueeze, slice,
 select, as_strided), the selections index_select, gather, masked_fill, where, max/min of all elements, scatter, scatter_add,
 embedding, max/min.dim, topk, sum and mean, the composites with out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and
-linalg_vector_norm, native_layer_norm, nll_loss_forward, _scaled_dot_product_flash_attention_for_cpu, against live torch.
+linalg_vector_norm, native_layer_norm, nll_loss_forward, _scaled_dot_product_flash_attention_for_cpu, and the float
+classifications isnan, isinf, isfinite, isposinf, isneginf, against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -936,6 +937,41 @@ COPIES = {
 }
 
 
+# isnan, isinf, isfinite, isposinf, isneginf: bool results with no node, whatever the input requires; the
+# layout of the comparison they are written as (a transposed input stays transposed); integers and bool are
+# never NaN or infinite. Only isposinf and isneginf take out= (bool only).
+_CLASSIFY = ["isnan", "isinf", "isfinite", "isposinf", "isneginf"]
+_BIG = "x = torch.randn(40000); x[::7] = float('inf'); x[3::11] = float('-inf'); x[5::13] = float('nan')"
+CLASSIFY = {
+    **{f"{f}-{d}": f"out = torch.{f}(special(torch.{d}))" for f in _CLASSIFY for d in DTYPES},
+    **{f"{f}-method-transposed": f"y = special()[:36].reshape(4, 9).t().{f}(); out = [y, y.stride()]" for f in _CLASSIFY},
+    **{f"{f}-expanded": f"y = special().reshape(1, 37).expand(3, 37).{f}(); out = [y, y.stride()]" for f in _CLASSIFY},
+    **{f"{f}-sliced-int": f"y = torch.arange(24).reshape(4, 6)[:, ::2].t().{f}(); out = [y, y.stride()]" for f in _CLASSIFY},
+    **{f"{f}-bool-0dim-empty": f"out = [torch.{f}(torch.tensor([True, False])), torch.{f}(torch.tensor(float('inf'))), "
+                               f"torch.{f}(torch.empty(0, 3))]" for f in _CLASSIFY},
+    **{f"{f}-two-threads": f"{_BIG}; out = torch.{f}(x)" for f in _CLASSIFY},
+    **{f"{f}-requires-grad": f"x = special().requires_grad_(); y = x.{f}(); out = [y, y.requires_grad, grad_fn_name(y)]"
+       for f in _CLASSIFY},
+    **{f"{f}-not-a-tensor": oracle.raises(TypeError, f"out = torch.{f}(1.5)") for f in _CLASSIFY},
+    **{f"{f}-no-out": oracle.raises(TypeError, f"out = torch.{f}(special(), out=torch.empty(37, dtype=torch.bool))",
+                                    message=rf"{f}\(\) got an unexpected keyword argument 'out'"
+                                            rf"|{f}\(\): incompatible function arguments.*")  # nanobind's wording
+       for f in ["isnan", "isinf", "isfinite"]},
+    **{f"{f}-out": f"o = torch.empty(37, dtype=torch.bool); r = torch.{f}(special(), out=o); out = [o, r is o]"
+       for f in ["isposinf", "isneginf"]},
+    **{f"{f}-out-int": f"o = torch.ones(24, dtype=torch.bool); r = torch.{f}(torch.arange(24), out=o); out = [o, r is o]"
+       for f in ["isposinf", "isneginf"]},
+    **{f"{f}-out-float": oracle.raises(RuntimeError, f"out = torch.{f}(special(), out=torch.empty(37))")
+       for f in ["isposinf", "isneginf"]},
+    # clip_grad_norm_ checks the total norm with isnan/isinf when error_if_nonfinite is set.
+    "clip-nonfinite-raises": oracle.raises(RuntimeError, (
+        "p = torch.ones(3, requires_grad=True); p.grad = torch.tensor([1.0, float('nan'), 2.0]); "
+        "out = torch.nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)")),
+    "clip-finite-checked": (
+        "p = torch.ones(3, requires_grad=True); p.grad = torch.tensor([1.0, 3.0, 2.0]); "
+        "n = torch.nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True); out = [n, p.grad]"),
+}
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -944,7 +980,8 @@ ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,
-        "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS, "indexing": INDEXING, "copies": COPIES}
+        "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS, "indexing": INDEXING, "copies": COPIES,
+        "classify": CLASSIFY}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -4,11 +4,13 @@
 #include "densecore/ops/elementwise.h"
 
 #include <array>
+#include <cmath>
 #include <cstring>
 
 #include "densecore/core/error.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
 #include "densecore/ops/copy.h"
+#include "densecore/ops/creation.h"
 #include "densecore/ops/row_fronts.h"
 #include "densecore/generated/stubs.h"
 #include "densecore/kernels/stubs/elementwise_stubs.h"
@@ -49,6 +51,42 @@ Tensor impl::div_forward(const Tensor& a, const Tensor& b, std::optional<std::st
 Tensor impl::floor_divide_forward(const Tensor& self, const Tensor& other, const Tensor& out) {
   return rounded_div(self, other, "floor", out);
 }
+
+// The float classifications are rows without nodes (their results are bool). TensorCompare.cpp writes
+// them as comparisons, and so do these, so the result's layout is the comparison's: a transposed input
+// gives a transposed result, an expanded one a contiguous result.
+namespace {
+
+Tensor infinity(bool positive) { return wrapped_scalar_tensor(Scalar::from_double(positive ? INFINITY : -INFINITY)); }
+
+/// isposinf / isneginf (UnaryOps.cpp): a bool out= only; an integer is never infinite, which `self != self`
+/// says in the layout the iterator gives (torch fills its iterator's output with false).
+Tensor is_signed_inf(const Tensor& self, bool positive, const Tensor& out) {
+  check(!out.defined() || out.dtype() == DType::Bool, "{} does not support non-boolean outputs.",
+        positive ? "isposinf" : "isneginf");
+  if (!is_floating(self.dtype())) return compare(CompareOp::Ne, self, self, out);
+  return compare(CompareOp::Eq, self, infinity(positive), out);
+}
+
+}  // namespace
+
+// isnan: self != self, for every dtype.
+Tensor impl::isnan_forward(const Tensor& self) { return compare(CompareOp::Ne, self, self); }
+
+// isinf: integers and bool are never infinite (zeros_like, preserving the layout); floats |self| == inf.
+Tensor impl::isinf_forward(const Tensor& self) {
+  if (!is_floating(self.dtype())) return zeros_like(self, DType::Bool);
+  return compare(CompareOp::Eq, dc::abs(self), infinity(true));
+}
+
+// isfinite: integers and bool always are (ones_like); floats (self == self) * (|self| != inf).
+Tensor impl::isfinite_forward(const Tensor& self) {
+  if (!is_floating(self.dtype())) return ones_like(self, DType::Bool);
+  return dc::mul(compare(CompareOp::Eq, self, self), compare(CompareOp::Ne, dc::abs(self), infinity(true)));
+}
+
+Tensor impl::isposinf_forward(const Tensor& self, const Tensor& out) { return is_signed_inf(self, true, out); }
+Tensor impl::isneginf_forward(const Tensor& self, const Tensor& out) { return is_signed_inf(self, false, out); }
 
 bool equal(const Tensor& a, const Tensor& b) {
   if (a.sizes() != b.sizes()) return false;
