@@ -59,6 +59,13 @@ void bind_nn(nb::module_& m, TensorClass& cls) {
           return dc::gelu_backward(g, x, approximate);
         },
         nb::arg("grad_output"), nb::arg("input"), nb::arg("approximate") = "none");
+  // torch.nn.functional.one_hot lives in torch._C._nn too.
+  m.def("_nn_one_hot",
+        [](nb::handle input, nb::handle num_classes) {
+          const Tensor& x = tensor_arg(input, "one_hot", "input", 1);
+          return dc::one_hot(x, int_args::to_int(num_classes, "one_hot", "num_classes", 2));
+        },
+        nb::arg("input"), nb::arg("num_classes") = -1);
   m.def("dropout",
         [](nb::handle input, double p, bool train) -> TensorObject {
           const Tensor& x = tensor_arg(input, "dropout", "input");

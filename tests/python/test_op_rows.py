@@ -5,7 +5,7 @@ views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three o
 select, as_strided), the selections index_select, gather, masked_fill, where, max/min of all elements, scatter, scatter_add,
 embedding, max/min.dim, topk, sum and mean, the composites with out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and
 linalg_vector_norm, native_layer_norm, nll_loss_forward, _scaled_dot_product_flash_attention_for_cpu, and the float
-classifications isnan, isinf, isfinite, isposinf, isneginf, against live torch.
+classifications isnan, isinf, isfinite, isposinf, isneginf, and one_hot, against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -972,6 +972,31 @@ CLASSIFY = {
         "n = torch.nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True); out = [n, p.grad]"),
 }
 
+# F.one_hot: int64 zeros with a 1 per index (a contiguous result whatever the input's layout); the class count
+# from the largest index; torch's checks before anything is allocated, the largest int64 wrapping to a negative
+# size as in torch, and a size product that overflows.
+ONE_HOT = {
+    "one-hot": "out = F.one_hot(torch.tensor([0, 2, 1, 2]))",
+    "one-hot-classes": "out = F.one_hot(torch.tensor([[0], [2]]), 4)",
+    "one-hot-keyword": "out = F.one_hot(torch.tensor([1, 0]), num_classes=3)",
+    "one-hot-0dim": "out = F.one_hot(torch.tensor(2), 3)",
+    "one-hot-empty": "out = F.one_hot(torch.empty(0, 2, dtype=torch.long), 3)",
+    "one-hot-transposed": "y = F.one_hot(torch.tensor([1, 0, 2]).expand(2, 3).t(), 3); out = [y, y.stride()]",
+    "one-hot-big": "out = F.one_hot(torch.randint(0, 50, (40000,)))",
+    "one-hot-float": oracle.raises(RuntimeError, "out = F.one_hot(torch.tensor([1.0]))"),
+    "one-hot-int32": oracle.raises(RuntimeError, "out = F.one_hot(torch.tensor([0, 1], dtype=torch.int32))"),
+    "one-hot-empty-infer": oracle.raises(RuntimeError, "out = F.one_hot(torch.empty(0, dtype=torch.long))"),
+    "one-hot-empty-zero": oracle.raises(RuntimeError, "out = F.one_hot(torch.empty(0, dtype=torch.long), 0)"),
+    "one-hot-negative": oracle.raises(RuntimeError, "out = F.one_hot(torch.tensor([1, -1]))"),
+    "one-hot-too-small": oracle.raises(RuntimeError, "out = F.one_hot(torch.tensor([3]), 3)"),
+    "one-hot-minus-two": oracle.raises(RuntimeError, "out = F.one_hot(torch.tensor([3]), -2)"),
+    "one-hot-int64-max": oracle.raises(RuntimeError, "out = F.one_hot(torch.tensor([2**63 - 1]))"),
+    "one-hot-overflow": oracle.raises(RuntimeError, "out = F.one_hot(torch.tensor([0, 1]), 2**62)"),
+    "one-hot-not-a-tensor": oracle.raises(TypeError, "out = F.one_hot([1, 2])"),
+    "one-hot-float-classes": oracle.raises(TypeError, "out = F.one_hot(torch.tensor([1]), 2.5)"),
+    "one-hot-bool-classes": oracle.raises(TypeError, "out = F.one_hot(torch.tensor([1]), True)"),
+}
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -981,7 +1006,7 @@ ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,
         "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS, "indexing": INDEXING, "copies": COPIES,
-        "classify": CLASSIFY}
+        "classify": CLASSIFY, "one_hot": ONE_HOT}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

@@ -11,6 +11,7 @@
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
 #include "densecore/ops/copy.h"
+#include "densecore/ops/creation.h"
 #include "densecore/ops/view.h"
 
 namespace dc {
@@ -814,4 +815,27 @@ Tensor impl::scatter_add_forward(const Tensor& self, int64_t dim, const Tensor& 
   return scatter_copy("scatter_add", self, dim, index, src, /*accumulate=*/true);
 }
 
+
+// one_hot's row (Onehot.cpp): the class count comes from the largest index when it is -1; the checks read the
+// smallest and largest index first, so a bad index raises before anything is allocated.
+Tensor impl::one_hot_forward(const Tensor& self, int64_t num_classes) {
+  check(self.dtype() == DType::Int64, "one_hot is only applicable to index tensor of type LongTensor.");
+  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end());
+  if (self.numel() == 0) {
+    check(num_classes > 0, "Can not infer total number of classes from empty tensor.");
+    shape.push_back(num_classes);
+    return empty(shape, DType::Int64);
+  }
+  check(*contiguous(dc::min(self)).data<int64_t>() >= 0, "Class values must be non-negative.");
+  const int64_t largest = *contiguous(dc::max(self)).data<int64_t>();
+  // torch's max + 1 wraps for the largest int64, and zeros then refuses the negative size; wrap the same way
+  // without signed overflow.
+  if (num_classes == -1) num_classes = static_cast<int64_t>(static_cast<uint64_t>(largest) + 1);
+  else check(num_classes > largest, "Class values must be smaller than num_classes.");
+  shape.push_back(num_classes);
+  const Tensor index = unsqueeze(self, -1);
+  Tensor out = zeros(shape, DType::Int64);
+  native::scatter_(out, -1, index, ones_like(index));
+  return out;
+}
 }  // namespace dc

@@ -60,6 +60,11 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return _C.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
+def one_hot(input, num_classes=-1):
+    """torch.nn.functional.one_hot: int64 zeros with a 1 at each index along a new last dim."""
+    return _C._nn_one_hot(input, num_classes)
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.layer_norm: native_layer_norm's output (NativeLayerNormBackward0)."""
     return _C.layer_norm(input, normalized_shape, weight, bias, eps)
@@ -82,7 +87,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _C.dropout_(input, p, training) if inplace else _C.dropout(input, p, training)
 
 
-__all__ += ["embedding", "layer_norm", "gelu", "relu", "dropout"]
+__all__ += ["embedding", "layer_norm", "gelu", "relu", "dropout", "one_hot"]
 
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
