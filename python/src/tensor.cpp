@@ -3,6 +3,8 @@
 #include "int_args.h"
 #include "dtype_caster.h"
 
+#include <climits>
+
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -45,7 +47,30 @@ void bind_tensor(nb::module_& m, TensorClass& cls) {
     g_size_type = t;
   });
   m.def("get_num_threads", &dc::get_num_threads);
-  m.def("set_num_threads", &dc::set_num_threads, nb::arg("num"));
+  // torch's THPModule_setNumThreads: an int (not a bool), then a positive one; both RuntimeError.
+  m.def("set_num_threads", [](nb::handle num) {
+          PyObject* o = num.ptr();
+          if (!PyLong_Check(o) || PyBool_Check(o)) {
+            PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(o)->tp_name);
+            throw nb::python_error();
+          }
+          const long long wide = PyLong_AsLongLong(o);
+          if (wide == -1 && PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            throw nb::python_error();
+          }
+          if (wide < INT_MIN || wide > INT_MAX) {  // torch unpacks a long long, then an int
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long");
+            throw nb::python_error();
+          }
+          const int n = static_cast<int>(wide);
+          if (n <= 0) {
+            PyErr_SetString(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+            throw nb::python_error();
+          }
+          dc::set_num_threads(n);
+        },
+        nb::arg("num"));
   m.def("_get_cpu_capability",
         [] { return std::string(dc::cpu_capability_name(dc::cpu_capability())); });
 

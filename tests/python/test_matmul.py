@@ -30,6 +30,20 @@ def test_set_num_threads_reaches_mkl():
 
 
 @pytest.mark.oracle
+def test_set_num_threads_arguments():
+    # torch's Python wrapper takes an int that is not a bool, and a positive one; each refusal is a RuntimeError
+    # and leaves the thread count as it was.
+    # An int past int32 or int64 is a ValueError ("Overflow when unpacking long" / "long long").
+    bad = {"bool": "True", "float": "2.0", "str": "'2'", "zero": "0", "negative": "-1", "int32-min": "-2**31"}
+    cases = {k: oracle.raises(RuntimeError, f"torch.set_num_threads({v}); out = 0") for k, v in bad.items()}
+    over = {"int32-max+1": "2**31", "int32-min-1": "-2**31 - 1", "int64-max": "2**63 - 1", "int64-max+1": "2**63",
+            "int64-min-1": "-2**63 - 1"}
+    cases.update({k: oracle.raises(ValueError, f"torch.set_num_threads({v}); out = 0") for k, v in over.items()})
+    cases["unchanged"] = ("torch.set_num_threads(1)\ntry:\n    torch.set_num_threads(0)\nexcept RuntimeError:\n    pass\n"
+                          "out = torch.get_num_threads()")
+    oracle.assert_cases_equal(cases)
+
+@pytest.mark.oracle
 def test_integer_and_double_matmul():
     # Integers take the naive kernels (exact modulo 2**bits in any order); float64 takes dgemm.
     cases = {}
