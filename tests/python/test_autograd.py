@@ -227,6 +227,15 @@ ENGINE_CASES = {
     "copy_nonleaf": "a = leaf((4,), 1); h = a * 2; h.copy_(vals((4,), 3)); bw(h); out = [h, a.grad]",
     "view_in_no_grad": "a = leaf((4,), 1)\nwith torch.no_grad():\n    z = a[1:]\nout = [z.requires_grad, z.is_leaf]",
     "as_strided": "a = leaf((6,), 1); y = bw(a.as_strided((2, 2), (1, 2))); out = [y, a.grad, name(y)]",
+    # A seed of another dtype is cast to the output's before any formula runs (validate_outputs on the root
+    # edges): a float32 seed into a float64 graph must not round the gradients to float32.
+    "seed_float32_into_float64": "a = leaf((7,), 1, 'float64'); y = a * 1.1; y.backward(vals((7,), 2)); out = [a.grad]",
+    "seed_float64_into_float32": "a = leaf((7,), 1); y = a * 1.1; y.backward(vals((7,), 2, 'float64')); out = [a.grad]",
+    "seed_int_into_float32": "a = leaf((3,), 1); y = a * 1.1; y.backward(torch.tensor([1, -2, 3])); out = [a.grad]",
+    "seed_cast_two_roots": "a = leaf((7,), 1, 'float64'); y = a * 1.1; z = a * a; "
+                           "torch.autograd.backward([y, z], [vals((7,), 2), vals((7,), 3)]); out = [a.grad]",
+    "seed_cast_grad": "a = leaf((7,), 1, 'float64'); y = a.exp(); g, = torch.autograd.grad(y, a, vals((7,), 2)); out = [g]",
+    "seed_cast_leaf_root": "a = leaf((7,), 1, 'float64'); a.backward(vals((7,), 2)); out = [a.grad]",
 }
 
 DTYPES = ["float32", "float64"]

@@ -108,7 +108,9 @@ Tensor seed_gradient(const Tensor& root, const Tensor& given) {
   if (given.defined()) {
     check(given.sizes() == root.sizes(), "Mismatch in shape: grad_output[0] has a shape of {} and output[0] has a shape of {}.",
           shape_text(given.sizes()), shape_text(root.sizes()));
-    return given;
+    // torch's validate_outputs on the root edges: a seed of another dtype is cast to the output's first, so
+    // the formulas run in the output's dtype (a float32 seed for a float64 output must not round the grads).
+    return given.dtype() == root.dtype() ? given : to_copy(given, root.dtype());
   }
   check(root.numel() == 1, "grad can be implicitly created only for scalar outputs");
   return ones_like(root);
