@@ -8,6 +8,7 @@
 #include "bindings.h"
 #include "dtype_caster.h"
 #include "fast_method.h"
+#include "gil.h"
 #include "int_args.h"
 
 #include "densecore/ops/copy.h"
@@ -61,6 +62,27 @@ Tensor reshape_method(const Tensor& t, const FastCall& call) { return dc::reshap
 Tensor permute_method(const Tensor& t, const FastCall& call) { return dc::permute(t, sizes_arg(call, "permute", "dims")); }
 Tensor expand_method(const Tensor& t, const FastCall& call) { return dc::expand(t, sizes_arg(call, "expand", "size")); }
 
+// repeat (a row) copies self once per repeat: the GIL is released when the result is long, however small self is.
+Tensor repeat_releasing(const Tensor& t, std::span<const int64_t> repeats) {
+  int64_t numel = t.numel();
+  for (int64_t r : repeats) {
+    if (r <= 0) return dc::repeat(t, repeats);  // an empty result, or the op's error: nothing to copy
+    if (__builtin_mul_overflow(numel, r, &numel)) return dc::repeat(t, repeats);  // the op's size error
+  }
+  gil::ReleaseIf release(numel >= gil::kReleaseNumel);
+  return dc::repeat(t, repeats);
+}
+// torch.tile / Tensor.tile (TensorShape.cpp tile_symint, CompositeImplicitAutograd): dims padded with leading 1s to
+// self's dims, then repeat, whose node (RepeatBackward0) saves the padded repeats, as torch's does.
+Tensor tile_any(const Tensor& t, std::span<const int64_t> dims) {
+  dc::DimVector repeats(size_t(std::max<int64_t>(t.dim() - int64_t(dims.size()), 0)), 1);
+  repeats.insert(repeats.end(), dims.begin(), dims.end());
+  return repeat_releasing(t, repeats);
+}
+// There is no torch.repeat; Tensor.repeat and Tensor.tile take *sizes, torch.tile(input, dims) a tuple or list.
+Tensor repeat_method(const Tensor& t, const FastCall& call) { return repeat_releasing(t, sizes_arg(call, "repeat", "repeats")); }
+Tensor tile_method(const Tensor& t, const FastCall& call) { return tile_any(t, sizes_arg(call, "tile", "dims")); }
+
 Tensor squeeze_any(const Tensor& t, nb::handle dim) {
   if (dim.is_none()) return dc::squeeze(t);
   int64_t d;
@@ -104,6 +126,8 @@ void bind_view_methods(TensorClass& cls) {
   def_fast_method<&reshape_method>(cls, "reshape", "reshape($self, /, *args, **kwargs)\n--\n\n");
   def_fast_method<&permute_method>(cls, "permute", "permute($self, /, *args, **kwargs)\n--\n\n");
   def_fast_method<&expand_method>(cls, "expand", "expand($self, /, *args, **kwargs)\n--\n\n");
+  def_fast_method<&repeat_method>(cls, "repeat", "repeat($self, /, *args, **kwargs)\n--\n\n");
+  def_fast_method<&tile_method>(cls, "tile", "tile($self, /, *args, **kwargs)\n--\n\n");
   cls.def("view_as", &dc::view_as, nb::arg("other"))
       .def("reshape_as", [](const Tensor& t, const Tensor& o) { return dc::reshape(t, o.sizes()); }, nb::arg("other"))
       .def("transpose", torch_ints<&dc::transpose>, nb::arg("dim0"), nb::arg("dim1"))
@@ -176,6 +200,9 @@ void bind_view_functions(nb::module_& m) {
           nb::arg("tensors"), nb::arg("dim") = 0);
   m.def("stack", [](nb::handle ts, Int dim) { return dc::stack(tensor_list(ts, "stack"), dim); },
         nb::arg("tensors"), nb::arg("dim") = 0);
+  m.def("tile", [](nb::handle input, nb::handle dims) {
+          return tile_any(tensor_arg(input, "tile", "input", 1), to_int_list(dims, "tile", "dims", 2));
+        }, nb::arg("input").none(), nb::arg("dims").none());
 }
 
 }  // namespace

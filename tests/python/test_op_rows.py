@@ -5,7 +5,8 @@ views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three o
 select, as_strided), the selections index_select, gather, masked_fill, where, max/min of all elements, scatter, scatter_add,
 embedding, max/min.dim, topk, sum and mean, the composites with out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and
 linalg_vector_norm, native_layer_norm, nll_loss_forward, _scaled_dot_product_flash_attention_for_cpu, and the float
-classifications isnan, isinf, isfinite, isposinf, isneginf, and one_hot, against live torch.
+classifications isnan, isinf, isfinite, isposinf, isneginf, one_hot, and repeat (with torch.tile over it), against
+live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -997,6 +998,132 @@ ONE_HOT = {
     "one-hot-bool-classes": oracle.raises(TypeError, "out = F.one_hot(torch.tensor([1]), True)"),
 }
 
+# Tensor.repeat (a row, RepeatBackward0) and torch.tile / Tensor.tile (its leading 1s, then repeat): a contiguous copy
+# at version 0 whatever self's layout; repeat_backward's sums in torch's order (the leading dims one by one, then the
+# repeated dims at once), which float32 sizes that are not powers of two would show when wrong; the size product
+# wrapping as torch's int64 product does, then at::empty's checks (a SymInt, negative, the byte count).
+_RX = "g = torch.Generator().manual_seed(3); x = torch.randn(5, 7, generator=g)"
+_RB = "g = torch.Generator().manual_seed(3); x = torch.randn(37, 33, generator=g).requires_grad_()"
+def _repeat_grad(x_setup, expr):
+    return (f"{x_setup}; y = {expr}; v = torch.randn(y.shape, dtype=y.dtype, generator=g); y.backward(v); "
+            "out = [y, x.grad, grad_fn_name(y), y.stride()]")
+REPEAT = {
+    **{f"repeat-{d}": f"{_RX}; y = (x * 3).to(torch.{d}).repeat(3, 1, 4); out = [y, y.stride(), y.is_contiguous(), y._version]"
+       for d in ["float32", "float64", "int64", "bool", "float16", "bfloat16"]},
+    "repeat-int32": "y = torch.arange(-6, 9, dtype=torch.int32).reshape(3, 5).repeat(2, 3); out = [y, y.stride()]",
+    "repeat-forms": (f"{_RX}; out = [x.repeat(2, 3), x.repeat((2, 3)), x.repeat([2, 3]), x.repeat(torch.Size([2, 3])), "
+                     "x.repeat(repeats=(2, 3)), x.repeat(repeats=[2, 3]), torch.Tensor.repeat(x, 2, 3), "
+                     "x.repeat(torch.tensor(2), 3), x.repeat([2, torch.tensor(3)]), x.repeat(2, True), x.repeat((2, True))]"),
+    "repeat-ones": f"{_RX}; y = x.repeat(1, 1); out = [y, y.stride(), y.data_ptr() != x.data_ptr(), x._version]",
+    "repeat-more-dims": f"{_RX}; y = x.repeat(2, 1, 3, 2); out = [y, y.stride()]",
+    "repeat-0dim": "x = torch.tensor(2.5); out = [x.repeat(()), x.repeat(3), x.repeat(2, 3), x.repeat(torch.Size([])), x.repeat(2, 3).stride()]",
+    "repeat-empty-input": "y = torch.empty(0, 3).repeat(2, 2); out = [y, y.stride(), torch.empty(0).repeat(-1), torch.empty(0, 3).repeat(-1, 1)]",
+    "repeat-zero": f"{_RX}; y = x.repeat(0, 2); z = x.repeat(2, 0, 1); out = [y, y.stride(), z, z.stride()]",
+    "repeat-transposed": "x = torch.arange(15.).reshape(5, 3).t(); y = x.repeat(2, 3); out = [y, y.stride()]",
+    "repeat-expanded": "x = torch.arange(3.).reshape(3, 1).expand(3, 4); y = x.repeat(2, 1, 2); out = [y, y.stride()]",
+    "repeat-sliced": "x = torch.arange(35.).reshape(7, 5)[1::2, 1:]; y = x.repeat(2, 3); out = [y, y.stride()]",
+    "repeat-two-threads": "x = torch.randn(200, 37); y = x.repeat(3, 5); out = [y, y.stride()]",
+    "repeat-one-element-long": "x = torch.tensor([1.5]); out = x.repeat(40000)",
+    "repeat-many-dims": "y = torch.tensor(1.0).repeat(*([1] * 40 + [2])); out = [y.shape, y.stride(), y]",
+    "repeat-requires-grad-no-grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n    y = x.repeat(2)\nout = [y, y.requires_grad, grad_fn_name(y)]",
+    "repeat-backward": _repeat_grad(_RB, "x.repeat(3, 1, 4)"),
+    "repeat-backward-interleaved": _repeat_grad(_RB, "x.repeat(7, 9)"),
+    "repeat-backward-leading": _repeat_grad(_RB, "x.repeat(5, 3, 1, 1)"),
+    "repeat-backward-ones": _repeat_grad(_RB, "x.repeat(1, 1)"),
+    "repeat-backward-leading-ones": _repeat_grad(_RB, "x.repeat(1, 1, 1, 1)"),
+    "repeat-backward-zero": _repeat_grad(_RB, "x.repeat(2, 0, 3)"),
+    "repeat-backward-float64": _repeat_grad(
+        "g = torch.Generator().manual_seed(3); x = torch.randn(13, 11, dtype=torch.float64, generator=g).requires_grad_()",
+        "x.repeat(6, 5, 3)"),
+    "repeat-backward-0dim": _repeat_grad("g = torch.Generator().manual_seed(3); x = torch.tensor(0.3, requires_grad=True)",
+                                         "x.repeat(7, 5)"),
+    "repeat-backward-transposed": _repeat_grad(
+        "g = torch.Generator().manual_seed(3); x = torch.randn(33, 37, generator=g).requires_grad_()", "x.t().repeat(3, 1, 4)"),
+    "repeat-backward-empty": _repeat_grad(
+        "g = torch.Generator().manual_seed(3); x = torch.randn(0, 3, generator=g).requires_grad_()", "x.repeat(2, 2)"),
+    "repeat-backward-two-threads": _repeat_grad(
+        "g = torch.Generator().manual_seed(3); x = torch.randn(300, 37, generator=g).requires_grad_()", "x.repeat(4, 3, 2)"),
+    # repeat saves no tensor: self edited in place afterwards breaks no backward.
+    "repeat-self-edited": (
+        f"{_RB}; a = x * 1; y = a.repeat(2, 2); a.add_(1); y.backward(torch.ones(y.shape)); out = [y, x.grad]"),
+    "repeat-result-edited": f"{_RB}; y = x.repeat(2, 1); y.mul_(2); y.backward(torch.ones(y.shape)); out = [y, x.grad, grad_fn_name(y)]",
+    "repeat-fewer-dims": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(2)"),
+    "repeat-empty-list": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(())"),
+    "repeat-negative": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(-1, 2)"),
+    "repeat-negative-last": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(2, -1)"),
+    "repeat-negative-empty": oracle.raises(RuntimeError, "out = torch.zeros(0, 3).repeat(-2, -1)"),
+    "repeat-too-large": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(2**40, 2**40)"),
+    "repeat-too-large-31": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(2**31, 2**31)"),
+    "repeat-empty-too-large": oracle.raises(RuntimeError, "out = torch.zeros(0).repeat(2**62, 2**62, 4)"),
+    "repeat-empty-huge": "y = torch.zeros(0).repeat(2**62, 2**62); out = [y.shape, y.stride()]",
+    # the int64 product wraps: to -2**62 (a negative size), or below it (no SymInt)
+    "repeat-wraps-negative": oracle.raises(RuntimeError, "out = torch.zeros(3).repeat(2**62)"),
+    "repeat-wraps-negative-2": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(1, 2**62)"),
+    "repeat-wraps-symint": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(2**62, 2**62)"),
+    # to 0: refused where torch unfolds the result, so no backward meets a wrapped shape
+    "repeat-wraps-zero": oracle.raises(RuntimeError, "out = torch.ones(4, requires_grad=True).repeat(2**62)"),
+    "repeat-wraps-zero-2d": oracle.raises(RuntimeError, "out = torch.ones(4, 8).repeat(1, 2**61)"),
+    "repeat-wraps-symint-first": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(-1, -2**62, 0)"),
+    "repeat-int64-max": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(2**63 - 1)"),
+    "repeat-symbolic-range": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(3, -2**62 - 1)"),
+    "repeat-symbolic-range-fewer": oracle.raises(RuntimeError, f"{_RX}; out = x.repeat(-2**63)"),
+    "repeat-no-args": oracle.raises(TypeError, f"{_RX}; out = x.repeat()"),
+    "repeat-str": oracle.raises(TypeError, f"{_RX}; out = x.repeat('a')"),
+    "repeat-none": oracle.raises(TypeError, f"{_RX}; out = x.repeat(None)"),
+    "repeat-tensor-list": oracle.raises(TypeError, f"{_RX}; out = x.repeat(torch.tensor([2, 3]))"),
+    "repeat-keyword-int": oracle.raises(TypeError, f"{_RX}; out = x.repeat(repeats=2)"),
+    # the *sizes helper (python/src/int_args.h varargs, view's too) words these its own way
+    "repeat-wrong-keyword": oracle.raises(TypeError, f"{_RX}; out = x.repeat(sizes=(2, 3))",
+                                          message=r"repeat\(\) (missing 1 required positional arguments: \"repeats\""
+                                                  r"|got an unexpected keyword argument)"),
+    "repeat-float-item": oracle.raises(TypeError, f"{_RX}; out = x.repeat(2, 3.0)",
+                                       message=r"repeat\(\): argument 'repeats' (failed to unpack the object at pos 2 with "
+                                               r"error \"type must be tuple of ints,but got float\"|\(position 1\) must be tuple "
+                                               r"of ints, but found element of type float at pos 1)"),
+    "repeat-tuple-and-int": oracle.raises(TypeError, f"{_RX}; out = x.repeat((2, 3), 4)",
+                                          message=r"repeat\(\) takes 1 positional argument but 2 were given"
+                                                  r"|repeat\(\): argument 'repeats' \(position 1\) must be tuple of ints, "
+                                                  r"but found element of type tuple at pos 0"),
+    "repeat-out": oracle.raises(TypeError, f"{_RX}; out = x.repeat(2, 3, out=x)",
+                                message=r"repeat\(\) got an unexpected keyword argument( 'out')?"),
+    "no-torch-repeat": oracle.raises(AttributeError, "out = torch.repeat",
+                                     message=r"module '(torch|densecore)' has no attribute 'repeat'"),
+    # tile: a tuple for torch.tile, *sizes for the method; fewer dims than self get leading 1s
+    "tile-forms": (f"{_RX}; out = [torch.tile(x, (2,)), torch.tile(x, [2, 3]), torch.tile(x, torch.Size([2])), "
+                   "torch.tile(x, dims=(2,)), torch.tile(input=x, dims=(2, 1)), x.tile(2), x.tile(2, 2), x.tile((2, 2)), "
+                   "x.tile(dims=(3,)), x.tile(()), torch.tile(x, ()), x.tile(1, 2, 3, 0), torch.tile(x, (torch.tensor(2),))]"),
+    "tile-fewer-dims": "x = torch.arange(24.).reshape(2, 3, 4); y = x.tile((2, 2)); out = [y, y.stride()]",
+    "tile-0dim": "x = torch.tensor(True); out = [x.tile(()), x.tile(3), torch.tile(x, (2, 2))]",
+    "tile-int64-transposed": "x = torch.arange(12).reshape(3, 4).t(); y = torch.tile(x, (3,)); out = [y, y.stride()]",
+    "tile-backward": _repeat_grad(_RB, "torch.tile(x, (5,))"),
+    "tile-backward-more": _repeat_grad(_RB, "x.tile(3, 1, 4)"),
+    "tile-backward-3d": _repeat_grad(
+        "g = torch.Generator().manual_seed(3); x = torch.randn(5, 7, 3, generator=g).requires_grad_()", "x.tile(3, 2)"),
+    "tile-backward-empty-dims": _repeat_grad(_RB, "torch.tile(x, ())"),
+    "tile-negative": oracle.raises(RuntimeError, f"{_RX}; out = x.tile(-1)"),
+    "tile-negative-2": oracle.raises(RuntimeError, f"{_RX}; out = x.tile(1, -1)"),
+    "tile-too-large": oracle.raises(RuntimeError, f"{_RX}; out = torch.tile(x, (2**40, 2**40))"),
+    "tile-symbolic-range": oracle.raises(RuntimeError, f"{_RX}; out = x.tile(-2**62 - 1)"),
+    "tile-int": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x, 2)"),
+    "tile-none": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x, None)"),
+    "tile-str": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x, 'a')"),
+    "tile-float-item": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x, [2.5])"),
+    "tile-bool-item": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x, [True])"),
+    "tile-not-a-tensor": oracle.raises(TypeError, "out = torch.tile(2, (2,))"),
+    "tile-method-float": oracle.raises(TypeError, f"{_RX}; out = x.tile(2.0)"),
+    "tile-method-keyword-int": oracle.raises(TypeError, f"{_RX}; out = x.tile(dims=2)"),
+    "tile-method-no-args": oracle.raises(TypeError, f"{_RX}; out = x.tile()"),
+    "tile-no-dims": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x)",
+                                  message=r"tile\(\) missing 1 required positional arguments: \"dims\""
+                                          r"|tile\(\): incompatible function arguments.*"),  # nanobind's wording
+    "tile-three-args": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x, 2, 2)",
+                                     message=r"tile\(\) takes 2 positional arguments but 3 were given"
+                                             r"|tile\(\): incompatible function arguments.*"),  # nanobind's wording
+    "tile-out": oracle.raises(TypeError, f"{_RX}; out = torch.tile(x, (2,), out=x)",
+                              message=r"tile\(\) got an unexpected keyword argument 'out'"
+                                      r"|tile\(\): incompatible function arguments.*"),  # nanobind's wording
+}
+
 def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
@@ -1006,7 +1133,7 @@ ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,
         "multi_tracked": MULTI_TRACKED, "in_place": IN_PLACE, "join": JOIN, "multi_views": MULTI_VIEWS, "indexing": INDEXING, "copies": COPIES,
-        "classify": CLASSIFY, "one_hot": ONE_HOT}
+        "classify": CLASSIFY, "one_hot": ONE_HOT, "repeat": REPEAT}
 
 
 @pytest.mark.parametrize("env", CAPS, ids=CAP_IDS)

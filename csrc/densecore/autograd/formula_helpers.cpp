@@ -1,6 +1,6 @@
 // Backward helpers mirrored from torch/csrc/autograd/FunctionsManual.cpp (mm_mat1_backward,
 // mm_mat2_backward, unsqueeze_to, slice_backward, select_backward, split_with_sizes_backward,
-// unbind_backward, cat_tensors_backward, stack_tensors_backward, index_backward,
+// unbind_backward, cat_tensors_backward, stack_tensors_backward, repeat_backward, index_backward,
 // index_select_backward, gather_backward, masked_fill_backward, clamp_backward) and the
 // maximum/minimum/abs rows of tools/autograd/derivatives.yaml, in torch's operation order.
 #include "densecore/autograd/formula_helpers.h"
@@ -401,6 +401,29 @@ Tensor as_strided_backward(Tensor grad, std::span<const int64_t> input_sizes,
   Tensor storage = zeros(flat, grad.dtype());
   native::copy_(storage.as_strided_view(out_sizes, out_strides, offset - shared), grad);
   return storage.as_strided_view(input_sizes, input_strides, input_offset - shared);
+}
+
+// repeat_backward (FunctionsManual.cpp). The order of the sums decides the rounding: the leading dims one by one,
+// then every repeat dim of the (repeat, size) reshape in one reduction.
+Tensor repeat_backward(Tensor grad, std::span<const int64_t> repeats, std::span<const int64_t> input_shape) {
+  if (std::ranges::find(repeats, 0) != repeats.end()) return zeros(input_shape, grad.dtype());
+  const int64_t input_dims = int64_t(input_shape.size());
+  const int64_t num_unsqueezed = grad.dim() - input_dims;
+  const int64_t first[] = {0};
+  for (int64_t i = 0; i < num_unsqueezed; ++i) grad = sum(grad, first, false);
+  Shape grad_size;
+  std::vector<int64_t> sum_dims;
+  for (int64_t d = 0; d < input_dims; ++d) {
+    const int64_t repeat = repeats[d + num_unsqueezed];
+    if (repeat != 1) {
+      grad_size.push_back(repeat);
+      sum_dims.push_back(int64_t(grad_size.size()) - 1);
+    }
+    grad_size.push_back(input_shape[d]);
+  }
+  // No dim repeated more than once: grad has the input's shape already (an empty dim list would sum everything).
+  if (sum_dims.empty()) return grad;
+  return sum(reshape(grad, grad_size), sum_dims, false);
 }
 
 // logsumexp_backward (FunctionsManual.cpp): grad * exp(self - result), the reduced dims put back first.

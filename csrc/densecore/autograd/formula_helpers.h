@@ -109,6 +109,11 @@ Tensor as_strided_backward(Tensor grad, std::span<const int64_t> input_sizes,
 /// abs: grad * self.sgn().
 Tensor abs_backward(const Tensor& grad, const Tensor& self);
 
+/// repeat_backward: zeros of the input shape when a repeat is 0; else the new leading dims summed away one at a
+/// time (sum(0)), then grad reshaped to (repeat, size) pairs for the dims repeated more than once and those dims
+/// summed at once.
+Tensor repeat_backward(Tensor grad, std::span<const int64_t> repeats, std::span<const int64_t> input_shape);
+
 /// grad * exp(self - result) with the reduced dims restored: the derivative of logsumexp.
 Tensor logsumexp_backward(Tensor grad, const Tensor& self, Tensor result, std::span<const int64_t> dim, bool keepdim);
 

@@ -1,5 +1,5 @@
-// cat and stack mirrored from aten/src/ATen/native/TensorShape.cpp (TORCH_META_FUNC(cat),
-// check_cat_shape_except_dim, legacy_cat_wrap_dim, stack). The output is contiguous: torch picks
+// cat, stack and repeat mirrored from aten/src/ATen/native/TensorShape.cpp (TORCH_META_FUNC(cat),
+// check_cat_shape_except_dim, legacy_cat_wrap_dim, stack, repeat). The output is contiguous: torch picks
 // channels-last only when every input suggests it, which needs 4-D inputs we do not make yet.
 #include "densecore/ops/join.h"
 
@@ -76,6 +76,56 @@ Tensor impl::stack_forward(std::span<const Tensor> tensors, int64_t dim) {
   std::vector<Tensor> unsqueezed;
   for (const Tensor& t : tensors) unsqueezed.push_back(unsqueeze(t, dim));
   return cat(unsqueezed, dim);
+}
+
+// repeat's row records RepeatBackward0 (repeat_backward: the copies summed back) around it.
+Tensor impl::repeat_forward(const Tensor& self, std::span<const int64_t> repeats) {
+  // c10::SymInt keeps the ints below -2**62 for symbolic values: the repeats are refused by ATen's wrapper of the
+  // kernel (its message names its generated file), and so, below, a result size that wraps there.
+  constexpr int64_t kMinSymInt = -(int64_t{1} << 62);
+  for (int64_t r : repeats)
+    check(r >= kMinSymInt, "/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCompositeExplicitAutograd_0.cpp:9754: "
+                           "SymIntArrayRef expected to contain only concrete integers");
+  check(repeats.size() >= size_t(self.dim()),
+        "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  const size_t ndim = repeats.size(), lead = ndim - size_t(self.dim());
+  Shape padded(lead, 1);
+  padded.insert(padded.end(), self.sizes().begin(), self.sizes().end());
+  Shape target(ndim);
+  bool zero = false;
+  for (size_t i = 0; i < ndim; ++i) {
+    zero |= repeats[i] == 0;
+    target[i] = int64_t(uint64_t(padded[i]) * uint64_t(repeats[i]));  // wraps as torch's int64 product does
+  }
+  // at::empty's IntArrayRef -> SymInt conversion, then empty_cpu's checks (negative sizes, the byte count's overflow).
+  for (int64_t s : target)
+    check(s >= kMinSymInt, "IntArrayRef contains an int that cannot be represented as a SymInt: {}", s);
+  Tensor out = Tensor::empty(target, self.dtype());
+  if (zero) return out;
+  // torch unfolds the result by each padded size: a size that wrapped below its padded size is refused there.
+  for (size_t i = 0; i < ndim; ++i)
+    check(padded[i] <= target[i], "maximum size for tensor at dimension {} is {} but size is {}", i, target[i], padded[i]);
+  if (out.numel() == 0) return out;
+  // torch unfolds the result into (repeat, size) blocks and copies self expanded into them: here the same blocks
+  // as one view of the result ([repeat_i, size_i] per dim, a dim repeated once kept whole) and self expanded to
+  // it (stride 0 along each repeat).
+  Shape blocks;
+  Strides out_strides, self_strides;
+  for (size_t i = 0; i < ndim; ++i) {
+    const int64_t stride = out.strides()[i];
+    if (repeats[i] != 1) {
+      blocks.push_back(repeats[i]);
+      out_strides.push_back(padded[i] * stride);
+      self_strides.push_back(0);
+    }
+    blocks.push_back(padded[i]);
+    out_strides.push_back(stride);
+    self_strides.push_back(i < lead ? 0 : self.strides()[i - lead]);
+  }
+  native::copy_(out.as_strided_view(blocks, out_strides, 0),
+                self.as_strided_view(blocks, self_strides, self.storage_offset()));
+  reset_version(out);  // copy_ into the blocks bumped it; torch's result is at version 0
+  return out;
 }
 
 }  // namespace dc
