@@ -39,6 +39,27 @@ SizeObject make_size(const dc::Shape& sizes) {
   return nb::steal<SizeObject>(size);
 }
 
+// torch's THPModule_setNumThreads: an int that is not a bool (RuntimeError), unpacked as a long long and then as
+// an int (ValueError on overflow), then a positive one (RuntimeError).
+void set_num_threads_checked(nb::handle num) {
+  PyObject* o = num.ptr();
+  if (!PyLong_Check(o) || PyBool_Check(o)) {
+    PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(o)->tp_name);
+    throw nb::python_error();
+  }
+  const long long wide = PyLong_AsLongLong(o);
+  const bool long_long_overflow = wide == -1 && PyErr_Occurred();
+  if (long_long_overflow || wide < INT_MIN || wide > INT_MAX) {
+    PyErr_SetString(PyExc_ValueError, long_long_overflow ? "Overflow when unpacking long long" : "Overflow when unpacking long");
+    throw nb::python_error();
+  }
+  if (wide <= 0) {
+    PyErr_SetString(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+    throw nb::python_error();
+  }
+  dc::set_num_threads(static_cast<int>(wide));
+}
+
 }  // namespace
 
 void bind_tensor(nb::module_& m, TensorClass& cls) {
@@ -47,30 +68,7 @@ void bind_tensor(nb::module_& m, TensorClass& cls) {
     g_size_type = t;
   });
   m.def("get_num_threads", &dc::get_num_threads);
-  // torch's THPModule_setNumThreads: an int (not a bool), then a positive one; both RuntimeError.
-  m.def("set_num_threads", [](nb::handle num) {
-          PyObject* o = num.ptr();
-          if (!PyLong_Check(o) || PyBool_Check(o)) {
-            PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(o)->tp_name);
-            throw nb::python_error();
-          }
-          const long long wide = PyLong_AsLongLong(o);
-          if (wide == -1 && PyErr_Occurred()) {
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-            throw nb::python_error();
-          }
-          if (wide < INT_MIN || wide > INT_MAX) {  // torch unpacks a long long, then an int
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long");
-            throw nb::python_error();
-          }
-          const int n = static_cast<int>(wide);
-          if (n <= 0) {
-            PyErr_SetString(PyExc_RuntimeError, "set_num_threads expects a positive integer");
-            throw nb::python_error();
-          }
-          dc::set_num_threads(n);
-        },
-        nb::arg("num"));
+  m.def("set_num_threads", &set_num_threads_checked, nb::arg("num"));
   m.def("_get_cpu_capability",
         [] { return std::string(dc::cpu_capability_name(dc::cpu_capability())); });
 

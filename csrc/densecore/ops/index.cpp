@@ -815,7 +815,6 @@ Tensor impl::scatter_add_forward(const Tensor& self, int64_t dim, const Tensor& 
   return scatter_copy("scatter_add", self, dim, index, src, /*accumulate=*/true);
 }
 
-
 // one_hot's row (Onehot.cpp): the class count comes from the largest index when it is -1; the checks read the
 // smallest and largest index first, so a bad index raises before anything is allocated.
 Tensor impl::one_hot_forward(const Tensor& self, int64_t num_classes) {
@@ -838,4 +837,5 @@ Tensor impl::one_hot_forward(const Tensor& self, int64_t num_classes) {
   native::scatter_(out, -1, index, ones_like(index));
   return out;
 }
+
 }  // namespace dc
