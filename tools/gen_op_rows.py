@@ -144,6 +144,9 @@ class Row:
     output_differentiability: list[bool] = field(default_factory=list)
     with_out: bool = False  # a composite row whose forward takes out, so it has in-place and out= forms
     returns_list: bool = False  # `-> Tensor(a)[]`: a view row of several views (split, unbind), one node for all
+    # Tensors a composite forward computes for the backward alone, and only when the node records (gelu's
+    # derivative, which its forward has all but computed): the forward gets a Tensor* for each, null otherwise.
+    forward_saves: list[str] = field(default_factory=list)
 
     @property
     def multi_output(self) -> bool:
@@ -242,7 +245,7 @@ def identifiers(expr: str) -> set[str]:
 def read_row(raw: dict) -> Row:
     known = {"func", "front", "dtype_rule", "dtypes", "dispatch_name", "iter_inputs", "checks", "python", "aliases",
              "numbers_as_tensors", "gil", "node", "derivative", "cpp_name", "node_name", "autograd_view",
-             "output_differentiability", "with_out"}
+             "output_differentiability", "with_out", "forward_saves"}
     name, overload, args, outputs = parse_func(raw.get("func", ""))
     if set(raw) - known:
         raise RowError(f"{name}: unknown fields {sorted(set(raw) - known)}")
@@ -258,6 +261,7 @@ def read_row(raw: dict) -> Row:
     row.autograd_view = bool(raw.get("autograd_view", True))
     row.output_differentiability = [bool(d) for d in raw.get("output_differentiability", [])]
     row.with_out = bool(raw.get("with_out", False))
+    row.forward_saves = list(raw.get("forward_saves", []))
     row.returns_list = raw["func"].endswith("[]")
     if row.front not in FRONTS:
         raise RowError(f"{name}: front must be one of {FRONTS}")
@@ -297,6 +301,10 @@ def read_row(raw: dict) -> Row:
                        "are hand-written")
     if set(outputs) & {a.name for a in args} or len(set(outputs)) != len(outputs):
         raise RowError(f"{name}: an output is named like an argument or another output")
+    if row.forward_saves and (row.front != "composite" or row.multi_output or row.with_out or not row.node):
+        raise RowError(f"{name}: forward_saves is for differentiable composite rows with one output and no out=")
+    if set(row.forward_saves) & ({a.name for a in args} | set(outputs) | {"grad", "grads"}):
+        raise RowError(f"{name}: a forward_saves tensor is named like an argument, an output or the gradient")
     if row.python and any(a.type not in PY_TYPES for a in args):
         raise RowError(f"{name}: only {', '.join(PY_TYPES)} arguments have generated Python forms (write them by hand)")
     d = row.output_differentiability
@@ -328,6 +336,8 @@ def read_row(raw: dict) -> Row:
     save_attributes(row, tensor_names)
     used = set().union(*(identifiers(e) for e in row.derivative.values())) if row.derivative else set()
     row.saves = [a.name for a in args if a.name in used] + [o for o in outputs if o in used]
+    if set(row.forward_saves) - used:
+        raise RowError(f"{name}: forward_saves {sorted(set(row.forward_saves) - used)} not read by a derivative")
     if any(a.type == "Generator?" for a in args if a.name in row.saves):
         raise RowError(f"{name}: a formula cannot read the generator")
     if row.returns_list and ("result" in row.saves or not row.autograd_view):
@@ -468,6 +478,7 @@ def gen_saved_h(rows: list[Row]) -> str:
         fields = [(a.cpp_saved_type(), a.name) for a in r.args if a.name in r.saves]
         fields += [(attr_type(r, t, attr), f"{t}_{attr}") for t, attr in r.saved_attrs]
         fields += [("SavedVariable", o) for o in r.outputs if o in r.saves]
+        fields += [("SavedVariable", t) for t in r.forward_saves]
         tensors = [n for t, n in fields if t in ("SavedVariable", "std::vector<SavedVariable>")]  # released after backward
         out.append(f"template <> struct Saved<Op::{r.node}> {{\n")
         out.extend(f"  {t} {n}{'' if t == 'SavedVariable' else '{}'};\n" for t, n in fields)
@@ -502,6 +513,7 @@ def impl_signature(r: Row) -> str:
     layout = "std::vector<Layout>" if r.returns_list else "Layout"
     result, name = (layout, r.cpp_name) if r.front == "view" else (result_type(r), r.cpp_name + "_forward")
     params = [a.cpp_param() for a in r.args] + (["const Tensor& out"] if r.with_out else [])
+    params += [f"Tensor* {t}" for t in r.forward_saves]
     return f"{result} {name}({', '.join(params)})"
 
 
@@ -618,8 +630,11 @@ def gen_op_body(r: Row) -> str:
     elif r.multi_output:
         lines.append(f"  auto [{', '.join(r.outputs)}] = impl::{r.cpp_name}_forward({', '.join(a.name for a in r.args)});\n")
     else:
-        call = ", ".join([a.name for a in r.args] + (["out"] if r.with_out else []))
+        lines.extend(f"  Tensor {t}_;\n" for t in r.forward_saves)
+        call = ", ".join([a.name for a in r.args] + (["out"] if r.with_out else [])
+                         + [f"rec.active() ? &{t}_ : nullptr" for t in r.forward_saves])
         lines.append(f"  Tensor result_ = impl::{r.cpp_name}_forward({call});\n")
+        lines.extend(f"  if (rec.active()) rec.saved().{t} = {t}_;\n" for t in r.forward_saves)
     for nr, o in enumerate(r.outputs):
         if o in r.saves:
             # An output the node does not track is saved as a plain tensor: it has no history (torch saves it as a
@@ -650,7 +665,7 @@ def gen_ops_cpp(rows: list[Row]) -> str:
 
 
 def formula_local(r: Row, name: str) -> str:
-    if name in r.outputs:
+    if name in r.outputs or name in r.forward_saves:
         return f"  const Tensor {name} = c.get(c.s.{name});\n"
     a = r.arg(name)
     if a.is_list:
@@ -671,7 +686,7 @@ def gen_formulas(rows: list[Row]) -> str:
             out.append("  const Tensor& grad = c.g;\n")
         if "grads" in used:
             out.append("  const std::vector<Tensor>& grads = c.grads;\n")
-        out.extend(formula_local(r, n) for n in r.saves)
+        out.extend(formula_local(r, n) for n in r.saves + r.forward_saves)
         out.extend(f"  const {attr_type(r, t, attr)}& {t}_{attr} = c.s.{t}_{attr};\n" for t, attr in r.saved_attrs)
         out.append(formula_grads(r))
     return "".join(out)

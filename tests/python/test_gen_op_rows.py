@@ -540,3 +540,39 @@ def test_a_bad_row_is_refused(tmp_path, name):
     assert run.returncode == 1
     assert why in run.stderr
     assert not out.exists(), "nothing is written when a row is refused"
+
+
+# gelu's forward_saves: the forward gets a Tensor* for the derivative while the node records, the node saves
+# what it wrote, and the formula reads it as a saved tensor.
+GELU = '''
+[[op]]
+func = "gelu(Tensor self, *, str approximate='none') -> Tensor"
+front = "composite"
+python = []
+node = "Gelu"
+forward_saves = ["derivative"]
+derivative = { self = "gelu_backward_with_derivative(grad, self, approximate, derivative)" }
+'''
+
+
+def test_forward_saves_reach_the_forward_the_node_and_the_formula(tmp_path):
+    gen = generate_ok(tmp_path, GELU) / "ops/densecore/generated"
+    assert "Tensor gelu_forward(const Tensor& self, std::string_view approximate, Tensor* derivative);" in (
+        gen / "ops.h").read_text()
+    body = (gen / "ops.cpp").read_text()
+    assert "impl::gelu_forward(self, approximate, rec.active() ? &derivative_ : nullptr);" in body
+    assert "if (rec.active()) rec.saved().derivative = derivative_;" in body
+    saved = (gen / "saved.h").read_text()
+    assert "SavedVariable derivative;" in saved and "std::tie(self, derivative)" in saved
+    assert "const Tensor derivative = c.get(c.s.derivative);" in (gen / "formulas.inc").read_text()
+
+
+@pytest.mark.parametrize("change, message", [
+    (('forward_saves = ["derivative"]\n', 'forward_saves = ["unused"]\n'), "not read by a derivative"),
+    (('forward_saves = ["derivative"]\n', 'forward_saves = ["self"]\n'), "named like an argument"),
+    (('front = "composite"', 'front = "unary"\ndtype_rule = "same"\ndtypes = "floating"'), "differentiable composite rows"),
+    (('node = "Gelu"\n', 'node = "Gelu"\nwith_out = true\n'), "differentiable composite rows"),
+])
+def test_forward_saves_are_refused_where_they_cannot_work(tmp_path, change, message):
+    run, _ = generate(tmp_path, GELU.replace(*change))
+    assert run.returncode != 0 and message in run.stderr, run.stderr

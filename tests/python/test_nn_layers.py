@@ -126,6 +126,16 @@ y.backward(torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range({n})], dty
 out = [y, x.grad]
 """
     c["gelu_special"] = "x = torch.tensor([0., -0., float('inf'), -float('inf'), float('nan'), 10., -10., 1e-30] * 5).requires_grad_(); y = F.gelu(x); y.backward(torch.ones(40)); out = [y, x.grad]"
+    # NaN in both x and the gradient, in the vector body and the tail: the gradient is x's NaN, as torch's
+    # backward multiplies (the derivative first); a swapped product gives the gradient's payload.
+    c["gelu_nan_payloads"] = """
+x = torch.tensor([0x7fc00001, -0x3ffedd, 0x7f800001, 0x3f800000, 0x7fc0abcd] * 9, dtype=torch.int32).view(torch.float32)
+g = torch.tensor([0x7fc00777, 0x7fc00888, -0x3ff667, 0x7fc00aaa, 0x3f800000] * 9, dtype=torch.int32).view(torch.float32)
+x.requires_grad_()
+y = F.gelu(x)
+y.backward(g)
+out = [y, x.grad]
+"""
     c["gelu_module"] = "m = nn.GELU(); x = vals((4, 40), 1).requires_grad_(); y = m(x); y.sum().backward(); out = [y, x.grad, repr(m)]"
     c["gelu_grad_fn"] = "out = F.gelu(vals((3,)).requires_grad_()).grad_fn.name()"
     c["gelu_err_approx"] = oracle.raises(RuntimeError, "out = F.gelu(vals((3,)), approximate='foo')")

@@ -206,13 +206,20 @@ Tensor layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape
 
 // ---- gelu ----------------------------------------------------------------------------------------
 
-// gelu is an op row (csrc/op_rows.toml): this is its forward.
-Tensor impl::gelu_forward(const Tensor& x, std::string_view approximate) {
+// gelu is an op row (csrc/op_rows.toml): this is its forward. `derivative` is set when the node records:
+// where oneDNN's forward and backward share their erf (onednn::forward_gives_derivative), the forward also
+// writes the factor the backward would multiply the gradient by, which halves forward + backward.
+Tensor impl::gelu_forward(const Tensor& x, std::string_view approximate, Tensor* derivative) {
   const bool tanh = gelu_is_tanh(approximate);
   check_float_kernel(x.dtype(), "GeluKernelImpl");
   if (use_onednn_gelu(x, tanh)) {
     Tensor out = empty(x.sizes(), x.dtype());
-    onednn::gelu_forward(x.data<float>(), out.data<float>(), x.numel());
+    if (derivative && onednn::forward_gives_derivative()) {
+      *derivative = empty(x.sizes(), x.dtype());
+      onednn::gelu_forward_with_derivative(x.data<float>(), out.data<float>(), derivative->data<float>(), x.numel());
+    } else {
+      onednn::gelu_forward(x.data<float>(), out.data<float>(), x.numel());
+    }
     return out;
   }
   IterConfig c;  // build_borrowing_unary_op
@@ -236,6 +243,17 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view appro
   TensorIter iter(c, Tensor(), in);
   gelu_backward_stub(iter, tanh);
   return iter.output();
+}
+
+Tensor gelu_backward_with_derivative(const Tensor& grad, const Tensor& x, std::string_view approximate,
+                                     const Tensor& derivative) {
+  // The forward wrote a derivative only on gelu_backward's oneDNN path; the gradient has x's shape and dtype.
+  if (!derivative.defined() || grad.dtype() != DType::Float32 || grad.sizes() != x.sizes())
+    return gelu_backward(grad, x, approximate);
+  const Tensor g = contiguous(grad);
+  Tensor dx = empty(x.sizes(), x.dtype());
+  onednn::gelu_backward_from_derivative(g.data<float>(), derivative.data<float>(), dx.data<float>(), x.numel());
+  return dx;
 }
 
 // ---- dropout ---------------------------------------------------------------------------------------

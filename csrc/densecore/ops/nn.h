@@ -34,6 +34,9 @@ Tensor layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape
 // gelu(self, approximate = "none") is an op row (csrc/op_rows.toml), declared in densecore/generated/ops.h.
 /// approximate: "none" or "tanh".
 Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view approximate = "none");
+/// gelu's derivative formula: gelu_backward, from the forward's derivative when it wrote one (the same bits).
+Tensor gelu_backward_with_derivative(const Tensor& grad, const Tensor& x, std::string_view approximate,
+                                     const Tensor& derivative);
 
 /// _dropout_impl (CPU): input itself when p == 0, !train or empty; else input * noise with
 /// noise = empty_like(input).bernoulli_(1 - p).div_(1 - p) (p == 1: input * zeros({})).

@@ -99,14 +99,29 @@ float gelu_fwd_as(float x) {
   return std::fma(erf, s, s);
 }
 
+/// gelu_erf_compute_vector_bwd's derivative from the forward's xs = x/sqrt(2), q and erf (the backward
+/// computes those three exactly as the Abramowitz-Stegun forward does).
+float as_derivative(float xs, float q, float erf) {
+  const float t = xs * f(kAsOneOverSqrtPi) * q;
+  const float p = t + 0.5f;
+  return std::fma(erf, 0.5f, p);
+}
+
 /// gelu_erf_compute_vector_bwd, then the kernel's diff_dst multiply.
 float gelu_bwd(float dy, float x) {
   const float r = x * f(kAsOneOverSqrtTwo);
   const float q = neg_square_exp(r);
-  const float t = r * f(kAsOneOverSqrtPi) * q;
-  const float erf = as_erf(r, q);
-  const float p = t + 0.5f;
-  return dy * std::fma(erf, 0.5f, p);
+  return dy * as_derivative(r, q, as_erf(r, q));
+}
+
+/// The Abramowitz-Stegun forward, also writing the derivative gelu_bwd multiplies dy by.
+void gelu_fwd_as_with_derivative(float x, float* y, float* d) {
+  const float xs = x * f(kAsOneOverSqrtTwo);
+  const float q = neg_square_exp(xs);
+  const float erf = as_erf(xs, q);
+  const float s = x * 0.5f;
+  *y = std::fma(erf, s, s);
+  *d = as_derivative(xs, q, erf);
 }
 
 
@@ -247,13 +262,15 @@ DC_AVX2 inline __m256 gelu_fwd_as8(__m256 x) {
   const __m256 s = _mm256_mul_ps(x, _mm256_set1_ps(0.5f));
   return _mm256_fmadd_ps(erf, s, s);
 }
+DC_AVX2 inline __m256 as_derivative8(__m256 xs, __m256 q, __m256 erf) {
+  const __m256 t = _mm256_mul_ps(_mm256_mul_ps(xs, splat8(kAsOneOverSqrtPi)), q);
+  const __m256 p = _mm256_add_ps(t, _mm256_set1_ps(0.5f));
+  return _mm256_fmadd_ps(erf, _mm256_set1_ps(0.5f), p);
+}
 DC_AVX2 inline __m256 gelu_bwd8(__m256 dy, __m256 x) {
   const __m256 r = _mm256_mul_ps(x, splat8(kAsOneOverSqrtTwo));
   const __m256 q = neg_square_exp8(r);
-  const __m256 t = _mm256_mul_ps(_mm256_mul_ps(r, splat8(kAsOneOverSqrtPi)), q);
-  const __m256 erf = as_erf8(r, q);
-  const __m256 p = _mm256_add_ps(t, _mm256_set1_ps(0.5f));
-  return _mm256_mul_ps(dy, _mm256_fmadd_ps(erf, _mm256_set1_ps(0.5f), p));
+  return _mm256_mul_ps(dy, as_derivative8(r, q, as_erf8(r, q)));
 }
 
 DC_AVX2 void gelu_forward_as_fma(const float* x, float* y, int64_t b, int64_t e) {
@@ -261,10 +278,39 @@ DC_AVX2 void gelu_forward_as_fma(const float* x, float* y, int64_t b, int64_t e)
   for (; i + 8 <= e; i += 8) _mm256_storeu_ps(y + i, gelu_fwd_as8(_mm256_loadu_ps(x + i)));
   for (; i < e; ++i) y[i] = gelu_fwd_as(x[i]);
 }
+DC_AVX2 void gelu_forward_with_derivative_fma(const float* x, float* y, float* d, int64_t b, int64_t e) {
+  int64_t i = b;
+  for (; i + 8 <= e; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    const __m256 xs = _mm256_mul_ps(v, splat8(kAsOneOverSqrtTwo));
+    const __m256 q = neg_square_exp8(xs);
+    const __m256 erf = as_erf8(xs, q);
+    const __m256 s = _mm256_mul_ps(v, _mm256_set1_ps(0.5f));
+    _mm256_storeu_ps(y + i, _mm256_fmadd_ps(erf, s, s));
+    _mm256_storeu_ps(d + i, as_derivative8(xs, q, erf));
+  }
+  for (; i < e; ++i) gelu_fwd_as_with_derivative(x[i], y + i, d + i);
+}
 DC_AVX2 void gelu_backward_fma(const float* dy, const float* x, float* dx, int64_t b, int64_t e) {
   int64_t i = b;
   for (; i + 8 <= e; i += 8) _mm256_storeu_ps(dx + i, gelu_bwd8(_mm256_loadu_ps(dy + i), _mm256_loadu_ps(x + i)));
   for (; i < e; ++i) dx[i] = gelu_bwd(dy[i], x[i]);
+}
+/// dx = d * dy with the derivative as the first source operand, as torch's backward multiplies: where
+/// both are NaN, dx is the derivative's NaN (x's payload). GCC treats vmulps as commutative and swapped
+/// the intrinsic's operands, so the instruction is written out (Note [NaN operand order], kernels/vec/vec.h).
+DC_AVX2 void scale_by_derivative_fma(const float* dy, const float* d, float* dx, int64_t b, int64_t e) {
+  int64_t i = b;
+  for (; i + 8 <= e; i += 8) {
+    __m256 r;
+    asm("vmulps %2, %1, %0" : "=x"(r) : "x"(_mm256_loadu_ps(d + i)), "x"(_mm256_loadu_ps(dy + i)));
+    _mm256_storeu_ps(dx + i, r);
+  }
+  for (; i < e; ++i) {
+    float r;
+    asm("vmulss %2, %1, %0" : "=x"(r) : "x"(d[i]), "x"(dy[i]));
+    dx[i] = r;
+  }
 }
 bool has_avx2_fma() {
   static const bool v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -278,6 +324,22 @@ void gelu_forward(const float* x, float* y, int64_t n) {
     if (has_avx512_core()) return gelu_forward_avx512(x, y, b, e);
     if (has_avx2_fma()) return gelu_forward_as_fma(x, y, b, e);
     for (int64_t i = b; i < e; ++i) y[i] = gelu_fwd_as(x[i]);
+  });
+}
+
+bool forward_gives_derivative() { return !has_avx512_core(); }
+
+void gelu_forward_with_derivative(const float* x, float* y, float* d, int64_t n) {
+  parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
+    if (has_avx2_fma()) return gelu_forward_with_derivative_fma(x, y, d, b, e);
+    for (int64_t i = b; i < e; ++i) gelu_fwd_as_with_derivative(x[i], y + i, d + i);
+  });
+}
+
+void gelu_backward_from_derivative(const float* dy, const float* d, float* dx, int64_t n) {
+  parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
+    if (has_avx2_fma()) return scale_by_derivative_fma(dy, d, dx, b, e);
+    for (int64_t i = b; i < e; ++i) dx[i] = d[i] * dy[i];
   });
 }
 
