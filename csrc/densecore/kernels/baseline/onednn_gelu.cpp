@@ -107,12 +107,13 @@ float as_derivative(float xs, float q, float erf) {
   return std::fma(erf, 0.5f, p);
 }
 
-/// gelu_erf_compute_vector_bwd, then the kernel's diff_dst multiply.
-float gelu_bwd(float dy, float x) {
+/// gelu_erf_compute_vector_bwd: the factor the kernel multiplies diff_dst by.
+float gelu_derivative(float x) {
   const float r = x * f(kAsOneOverSqrtTwo);
   const float q = neg_square_exp(r);
-  return dy * as_derivative(r, q, as_erf(r, q));
+  return as_derivative(r, q, as_erf(r, q));
 }
+float gelu_bwd(float dy, float x) { return gelu_derivative(x) * dy; }
 
 /// The Abramowitz-Stegun forward, also writing the derivative gelu_bwd multiplies dy by.
 void gelu_fwd_as_with_derivative(float x, float* y, float* d) {
@@ -267,10 +268,24 @@ DC_AVX2 inline __m256 as_derivative8(__m256 xs, __m256 q, __m256 erf) {
   const __m256 p = _mm256_add_ps(t, _mm256_set1_ps(0.5f));
   return _mm256_fmadd_ps(erf, _mm256_set1_ps(0.5f), p);
 }
+/// d * dy with the derivative as the first source operand, as oneDNN's kernel multiplies (vmulps vmm_src,
+/// vmm_src, vmm_diff_dst): where both are NaN, dx is the derivative's NaN (x's payload). GCC treats vmulps
+/// as commutative and may swap an intrinsic's operands, so the instruction is written out (Note [NaN operand
+/// order], kernels/vec/vec.h).
+DC_AVX2 inline __m256 mul_derivative_first8(__m256 d, __m256 dy) {
+  __m256 r;
+  asm("vmulps %2, %1, %0" : "=x"(r) : "x"(d), "x"(dy));
+  return r;
+}
+DC_AVX2 inline float mul_derivative_first(float d, float dy) {
+  float r;
+  asm("vmulss %2, %1, %0" : "=x"(r) : "x"(d), "x"(dy));
+  return r;
+}
 DC_AVX2 inline __m256 gelu_bwd8(__m256 dy, __m256 x) {
   const __m256 r = _mm256_mul_ps(x, splat8(kAsOneOverSqrtTwo));
   const __m256 q = neg_square_exp8(r);
-  return _mm256_mul_ps(dy, as_derivative8(r, q, as_erf8(r, q)));
+  return mul_derivative_first8(as_derivative8(r, q, as_erf8(r, q)), dy);
 }
 
 DC_AVX2 void gelu_forward_as_fma(const float* x, float* y, int64_t b, int64_t e) {
@@ -294,23 +309,13 @@ DC_AVX2 void gelu_forward_with_derivative_fma(const float* x, float* y, float* d
 DC_AVX2 void gelu_backward_fma(const float* dy, const float* x, float* dx, int64_t b, int64_t e) {
   int64_t i = b;
   for (; i + 8 <= e; i += 8) _mm256_storeu_ps(dx + i, gelu_bwd8(_mm256_loadu_ps(dy + i), _mm256_loadu_ps(x + i)));
-  for (; i < e; ++i) dx[i] = gelu_bwd(dy[i], x[i]);
+  for (; i < e; ++i) dx[i] = mul_derivative_first(gelu_derivative(x[i]), dy[i]);
 }
-/// dx = d * dy with the derivative as the first source operand, as torch's backward multiplies: where
-/// both are NaN, dx is the derivative's NaN (x's payload). GCC treats vmulps as commutative and swapped
-/// the intrinsic's operands, so the instruction is written out (Note [NaN operand order], kernels/vec/vec.h).
+/// The backward from the forward's derivative: the last multiply of gelu_bwd8, operands in its order.
 DC_AVX2 void scale_by_derivative_fma(const float* dy, const float* d, float* dx, int64_t b, int64_t e) {
   int64_t i = b;
-  for (; i + 8 <= e; i += 8) {
-    __m256 r;
-    asm("vmulps %2, %1, %0" : "=x"(r) : "x"(_mm256_loadu_ps(d + i)), "x"(_mm256_loadu_ps(dy + i)));
-    _mm256_storeu_ps(dx + i, r);
-  }
-  for (; i < e; ++i) {
-    float r;
-    asm("vmulss %2, %1, %0" : "=x"(r) : "x"(d[i]), "x"(dy[i]));
-    dx[i] = r;
-  }
+  for (; i + 8 <= e; i += 8) _mm256_storeu_ps(dx + i, mul_derivative_first8(_mm256_loadu_ps(d + i), _mm256_loadu_ps(dy + i)));
+  for (; i < e; ++i) dx[i] = mul_derivative_first(d[i], dy[i]);
 }
 bool has_avx2_fma() {
   static const bool v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
