@@ -87,6 +87,11 @@ bool use_onednn_gelu(const Tensor& x, bool tanh) {
   return !tanh && x.dtype() == DType::Float32 && x.is_contiguous() && x.numel() > 1;
 }
 
+/// The gradient gelu_backward hands to oneDNN with x: float32 and x's shape (autograd's always is).
+bool onednn_takes_grad(const Tensor& grad, const Tensor& x) {
+  return grad.dtype() == DType::Float32 && grad.sizes() == x.sizes();
+}
+
 bool gelu_is_tanh(std::string_view approximate) {
   check(approximate == "none" || approximate == "tanh", "approximate argument must be either none or tanh.");
   return approximate == "tanh";
@@ -208,7 +213,7 @@ Tensor layer_norm(const Tensor& input, std::span<const int64_t> normalized_shape
 
 // gelu is an op row (csrc/op_rows.toml): this is its forward. `derivative` is set when the node records:
 // where oneDNN's forward and backward share their erf (onednn::forward_gives_derivative), the forward also
-// writes the factor the backward would multiply the gradient by, which halves forward + backward.
+// writes the factor the backward would multiply the gradient by, and the backward is that one multiply.
 Tensor impl::gelu_forward(const Tensor& x, std::string_view approximate, Tensor* derivative) {
   const bool tanh = gelu_is_tanh(approximate);
   check_float_kernel(x.dtype(), "GeluKernelImpl");
@@ -232,7 +237,7 @@ Tensor impl::gelu_forward(const Tensor& x, std::string_view approximate, Tensor*
 Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view approximate) {
   const bool tanh = gelu_is_tanh(approximate);
   check_float_kernel(x.dtype(), "GeluBackwardKernelImpl");
-  if (use_onednn_gelu(x, tanh) && grad.dtype() == DType::Float32 && grad.sizes() == x.sizes()) {
+  if (use_onednn_gelu(x, tanh) && onednn_takes_grad(grad, x)) {
     const Tensor g = contiguous(grad);
     Tensor dx = empty(x.sizes(), x.dtype());
     onednn::gelu_backward(g.data<float>(), x.data<float>(), dx.data<float>(), x.numel());
@@ -247,9 +252,8 @@ Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view appro
 
 Tensor gelu_backward_with_derivative(const Tensor& grad, const Tensor& x, std::string_view approximate,
                                      const Tensor& derivative) {
-  // The forward wrote a derivative only on gelu_backward's oneDNN path; the gradient has x's shape and dtype.
-  if (!derivative.defined() || grad.dtype() != DType::Float32 || grad.sizes() != x.sizes())
-    return gelu_backward(grad, x, approximate);
+  // The forward wrote a derivative only on gelu_backward's oneDNN path.
+  if (!derivative.defined() || !onednn_takes_grad(grad, x)) return gelu_backward(grad, x, approximate);
   const Tensor g = contiguous(grad);
   Tensor dx = empty(x.sizes(), x.dtype());
   onednn::gelu_backward_from_derivative(g.data<float>(), derivative.data<float>(), dx.data<float>(), x.numel());
