@@ -164,10 +164,18 @@ class Module:
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
+        # Reached for every parameter, buffer and submodule read (`self.weight`), after CPython has built
+        # and dropped an AttributeError: one dict lookup per store keeps the rest short (issue 10).
         d = self.__dict__
-        for store in ("_parameters", "_buffers", "_modules"):
-            if store in d and name in d[store]:
-                return d[store][name]
+        params = d.get("_parameters")
+        if params is not None and name in params:
+            return params[name]
+        buffers = d.get("_buffers")
+        if buffers is not None and name in buffers:
+            return buffers[name]
+        modules = d.get("_modules")
+        if modules is not None and name in modules:
+            return modules[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
