@@ -310,6 +310,19 @@ COMPOSITE = {
         "out = [y, x.grad, grad_fn_name(y)]"
     ) for op in ("tril", "triu") for k in (-1, 0, 2)},
     "tril-diagonal-keyword": "x = torch.randn(4, 4); out = [x.tril(diagonal=-1), torch.triu(x, diagonal=1)]",
+    # Row ranges: every diagonal from beyond one corner to beyond the other (and int64's ends), a
+    # transposed and an expanded source (last-dim stride != 1 and 0), batches, non-square shapes, other
+    # dtypes, and special values (NaN, -0.0) kept bit for bit.
+    **{f"{op}-diagonals": (
+        f"x = special().reshape(1, 37)[:, :35].reshape(5, 7); "
+        f"out = [torch.{op}(x, k) for k in (-2**63, -9, -5, -4, -1, 0, 1, 3, 6, 7, 8, 2**63 - 1)]"
+    ) for op in ("tril", "triu")},
+    **{f"{op}-layouts": (
+        f"x = torch.randn(3, 6, 4); out = [torch.{op}(x, 1), torch.{op}(x.transpose(1, 2), -1), "
+        f"torch.{op}(torch.randn(5).expand(4, 5)), torch.{op}(torch.randn(2, 3, 2, 5)[:, :, :, 1:4], 0), "
+        f"torch.{op}(torch.arange(30).reshape(5, 6), 2), torch.{op}(torch.ones(4, 4, dtype=torch.bool), -1), "
+        f"torch.{op}(torch.randn(6, 6).to(torch.float16), 1), torch.{op}(torch.empty(0, 3)), torch.{op}(torch.empty(3, 0, 2))]"
+    ) for op in ("tril", "triu")},
     "tril-diagonal-float": oracle.raises(TypeError, "out = torch.tril(torch.randn(3, 3), 1.5)"),
     # gelu saves its approximate string (a str argument) beside self.
     **{f"gelu-{approx}-{layout}-backward": (

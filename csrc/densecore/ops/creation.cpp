@@ -86,26 +86,42 @@ int64_t arange_size(DType dtype, const Scalar& start, const Scalar& end, const S
   return static_cast<int64_t>(size_d);
 }
 
-// Copies t's elements into a new contiguous tensor, zeroing those the predicate rejects.
-// keep(row, col) decides on the last two dims.
-template <class Keep>
-Tensor triangle(const Tensor& t, const char* name, Keep&& keep) {
+/// The columns [begin, end) a row of tril/triu keeps.
+struct ColumnRange {
+  int64_t begin, end;
+};
+
+// Copies t's elements into a new contiguous tensor, zeroing those outside each row's kept columns.
+// kept(row, cols) gives the half-open column range [begin, end) row `row` keeps. Rows are copied as
+// ranges (one memcpy when the last dim is contiguous) and zeroed with memset: an element at a time, a
+// 64x64 tril took 23 us against torch's 3 (issue 10).
+template <class KeptColumns>
+Tensor triangle(const Tensor& t, const char* name, KeptColumns&& kept) {
   check(t.dim() >= 2, "{}: input tensor must have at least 2 dimensions", name);
   Tensor out = empty(t.sizes(), t.dtype());
-  const size_t item = t.itemsize();
-  const int64_t nd = t.dim();
-  const int64_t n = t.numel();
-  if (n == 0) return out;
+  if (t.numel() == 0) return out;
+  const int64_t nd = t.dim(), rows = t.sizes()[nd - 2], cols = t.sizes()[nd - 1];
+  const int64_t row_stride = t.strides()[nd - 2], col_stride = t.strides()[nd - 1];
+  const int64_t item = int64_t(t.itemsize());
   const char* src = static_cast<const char*>(t.data_ptr());
   char* dst = static_cast<char*>(out.data_ptr());
-  std::vector<int64_t> idx(nd, 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t off = 0;
-    for (int64_t k = 0; k < nd; ++k) off += idx[k] * t.strides()[k];
-    const int64_t r = idx[nd - 2], c = idx[nd - 1];
-    if (keep(r, c)) std::memcpy(dst + i * item, src + off * int64_t(item), item);
-    else std::memset(dst + i * item, 0, item);
-    for (int64_t k = nd - 1; k >= 0 && ++idx[k] == t.sizes()[k]; --k) idx[k] = 0;
+  std::vector<int64_t> batch(nd - 2, 0);  // index over the leading dims
+  for (int64_t m = 0, matrices = t.numel() / (rows * cols); m < matrices; ++m) {
+    int64_t base = 0;
+    for (int64_t k = 0; k < nd - 2; ++k) base += batch[k] * t.strides()[k];
+    for (int64_t r = 0; r < rows; ++r) {
+      const auto [begin, end] = kept(r, cols);
+      char* drow = dst + (m * rows + r) * cols * item;
+      const char* srow = src + (base + r * row_stride) * item;
+      std::memset(drow, 0, size_t(begin * item));
+      if (col_stride == 1) {
+        std::memcpy(drow + begin * item, srow + begin * item, size_t((end - begin) * item));
+      } else {
+        for (int64_t c = begin; c < end; ++c) std::memcpy(drow + c * item, srow + c * col_stride * item, size_t(item));
+      }
+      std::memset(drow + end * item, 0, size_t((cols - end) * item));
+    }
+    for (int64_t k = nd - 3; k >= 0 && ++batch[k] == t.sizes()[k]; --k) batch[k] = 0;
   }
   return out;
 }
@@ -222,11 +238,21 @@ Tensor eye(int64_t n, std::optional<int64_t> m_opt, DType dtype) {
 
 // tril and triu are op rows (csrc/op_rows.toml): these are their forwards.
 Tensor impl::tril_forward(const Tensor& self, int64_t diagonal) {
-  return triangle(self, "tril", [=](int64_t r, int64_t c) { return c - r <= diagonal; });
+  // Columns c <= r + diagonal, clamped to [0, cols) without forming r + diagonal (diagonal may be huge).
+  return triangle(self, "tril", [=](int64_t r, int64_t cols) {
+    if (diagonal >= cols - r - 1) return ColumnRange{0, cols};
+    if (diagonal < -r) return ColumnRange{0, 0};
+    return ColumnRange{0, r + diagonal + 1};
+  });
 }
 
 Tensor impl::triu_forward(const Tensor& self, int64_t diagonal) {
-  return triangle(self, "triu", [=](int64_t r, int64_t c) { return c - r >= diagonal; });
+  // Columns c >= r + diagonal, clamped as tril's.
+  return triangle(self, "triu", [=](int64_t r, int64_t cols) {
+    if (diagonal <= -r) return ColumnRange{0, cols};
+    if (diagonal >= cols - r) return ColumnRange{cols, cols};
+    return ColumnRange{r + diagonal, cols};
+  });
 }
 
 }  // namespace dc
