@@ -1,6 +1,6 @@
 """nn layers against torch, bitwise: embedding (forward, EmbeddingBackward0 with repeated ids, padding_idx,
 scale_grad_by_freq), layer_norm (RowwiseMoments forward, NativeLayerNormBackward0 incl. the per-thread dgamma/dbeta
-buffers), gelu (erf and tanh forms, vector body + scalar tail, GeluBackward0), dropout (bernoulli_ noise, MulBackward0),
+buffers), gelu (erf and tanh forms, vector body + scalar tail, random bit patterns and NaN payloads, GeluBackward0), dropout (bernoulli_ noise, MulBackward0),
 and the nn modules (default inits after manual_seed, state_dict, named_parameters with tied weights, apply order,
 load_state_dict errors). Every case runs at the native capability, ATEN_CPU_CAPABILITY=avx2 and OMP_NUM_THREADS=1.
 """
@@ -114,25 +114,39 @@ out = [y, x.grad]
 """
     c["gelu_2d_T"] = "x = vals((33, 17), 1).t().requires_grad_(); y = F.gelu(x); y.backward(vals((17, 33), 2)); out = [y, values_only(x.grad)]"
     # Random float32 bit patterns (every exponent, NaN payloads, denormals): each of oneDNN's minimax
-    # intervals and the exp clamps, with vector tails of every length.
-    for n in (100003, 33):
-        c[f"gelu_random_bits_{n}"] = f"""
+    # intervals and the exp clamps, with vector tails of every length; for the tanh form SLEEF tanh's
+    # double-float path and its cutoffs, in the whole-vector body and the scalar tail.
+    for a, suffix in (("none", ""), ("tanh", "_tanh")):
+        for n in (100003, 33):
+            c[f"gelu{suffix}_random_bits_{n}"] = f"""
 import random
 r = random.Random({n})
 x = torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range({n})], dtype=torch.int32).view(torch.float32)
 x.requires_grad_()
-y = F.gelu(x)
+y = F.gelu(x, approximate='{a}')
 y.backward(torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range({n})], dtype=torch.int32).view(torch.float32))
 out = [y, x.grad]
 """
     c["gelu_special"] = "x = torch.tensor([0., -0., float('inf'), -float('inf'), float('nan'), 10., -10., 1e-30] * 5).requires_grad_(); y = F.gelu(x); y.backward(torch.ones(40)); out = [y, x.grad]"
+    # tanh form: inner = kBeta * (x + kKappa x^3) on both sides of SLEEF's 8.664339742 cutoff (x near 3.6),
+    # x^3 overflowing (1e13), tiny and denormal x, each in the vector body and again in the tail (8 * 5 + 3).
+    c["gelu_tanh_special"] = """
+v = [0., -0., float('inf'), -float('inf'), float('nan'), 3.6, -3.6, 3.61, -3.61, 3.62, 3.65, -3.7, 1e13, -1e13,
+     1e-30, -1e-30, 1e-40, -1e-45, 0.5, -0.5, 1e-4, -3e-3, 9.0, -9.0, 88.0, -104.0, 20.0, -20.0, 1e20, -1e20,
+     float.fromhex('0x1.ffffffp-1'), 2.0, -2.0, 4.0, -4.0, 5.5, -5.5, 0.1, -0.1, 7.0]
+x = torch.tensor(v + v[:3]).requires_grad_()
+y = F.gelu(x, approximate='tanh')
+y.backward(torch.linspace(-2, 2, 43))
+out = [y, x.grad]
+"""
     # NaN in both x and the gradient, in the vector body and the tail: the gradient is x's NaN, as torch's
     # backward multiplies (the derivative first); a swapped product gives the gradient's payload.
-    c["gelu_nan_payloads"] = """
+    for a, suffix in (("none", ""), ("tanh", "_tanh")):
+        c[f"gelu{suffix}_nan_payloads"] = f"""
 x = torch.tensor([0x7fc00001, -0x3ffedd, 0x7f800001, 0x3f800000, 0x7fc0abcd] * 9, dtype=torch.int32).view(torch.float32)
 g = torch.tensor([0x7fc00777, 0x7fc00888, -0x3ff667, 0x7fc00aaa, 0x3f800000] * 9, dtype=torch.int32).view(torch.float32)
 x.requires_grad_()
-y = F.gelu(x)
+y = F.gelu(x, approximate='{a}')
 y.backward(g)
 out = [y, x.grad]
 """

@@ -49,16 +49,35 @@ inline Vec<float> gelu_bw_lanes(const Vec<float>& dy, const Vec<float>& x) {
   const FLanes pdf = splat(float(M_2_SQRTPI * M_SQRT1_2 * 0.5)) * vec::expf_u10_lanes((x.v * x.v) * splat(-0.5f));
   return Vec<float>::native(dy.v * fma_lanes(x.v, pdf, cdf));
 }
+
+constexpr float kTanhBeta = float(M_SQRT2 * M_2_SQRTPI * 0.5), kTanhKappa = 0.044715f;
+/// gelu_tanh_scalar's operations on every float lane, with Sleef's tanh as whole vectors. A NaN x meets tanh's
+/// all-ones NaN in the last product, where torch's machine code has 0.5 * x as the first operand (x's NaN
+/// wins): pinned (Note [NaN operand order]), since GCC swaps the operands of the plain vector product.
+inline Vec<float> gelu_tanh_lanes(const Vec<float>& x) {
+  const FLanes x_cube = x.v * x.v * x.v;
+  const FLanes inner = splat(kTanhBeta) * fma_lanes(splat(kTanhKappa), x_cube, x.v);
+  const Vec<float> left = Vec<float>::native(splat(0.5f) * x.v);
+  return vec::mul_ordered(left, Vec<float>::native(splat(1.0f) + sleef::tanhf_u10_lanes(inner)));
+}
+/// gelu_tanh_bw_scalar's operations on every float lane, the same FMAs. Where two NaNs meet, torch's machine
+/// code keeps left_d first in the sum and the derivative first in the product with dy (a NaN x gives tanh's
+/// all-ones NaN, whatever dy is): both pinned (Note [NaN operand order]).
+inline Vec<float> gelu_tanh_bw_lanes(const Vec<float>& dy, const Vec<float>& x) {
+  const FLanes x_sq = x.v * x.v;
+  const FLanes x_cube = x_sq * x.v;
+  const FLanes inner = splat(kTanhBeta) * fma_lanes(splat(kTanhKappa), x_cube, x.v);
+  const FLanes t = sleef::tanhf_u10_lanes(inner);
+  const FLanes left = splat(0.5f) * x.v;
+  const FLanes right = splat(1.0f) + t;
+  const FLanes left_d = splat(0.5f) * right;
+  const FLanes tanh_d = fma_lanes(-t, t, splat(1.0f));
+  const FLanes inner_d = splat(kTanhBeta) * fma_lanes(splat(3.0f * kTanhKappa), x_sq, splat(1.0f));
+  const Vec<float> derivative = vec::add_ordered(Vec<float>::native(left_d), Vec<float>::native(left * tanh_d * inner_d));
+  return vec::mul_ordered(derivative, dy);
+}
 #endif
 
-/// One lane of Vectorized<T>::tanh(): Sleef_tanhf*_u10 on x86 float, std::tanh otherwise.
-template <class T>
-inline T vec_tanh(T x) {
-#if defined(DC_VEC_X86)
-  if constexpr (std::is_same_v<T, float>) return sleef::tanhf_u10(x);
-#endif
-  return std::tanh(x);
-}
 template <class T>
 inline Vec<T> lanes(const Vec<T>& x, T (*f)(T)) {
   Vec<T> r;
@@ -70,20 +89,14 @@ inline Vec<T> lanes(const Vec<T>& x, T (*f)(T)) {
 template <class T>
 T gelu_scalar(T x) { return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2))); }
 
-// tanh form: inner = kBeta * fma(kKappa, x^3, x) (contracted in the -mfma builds); Tanh is std::tanh
-// in the scalar tail and Sleef in the vector body.
-template <class T, T (*Tanh)(T)>
-T gelu_tanh_impl(T x) {
+// tanh form: inner = kBeta * fma(kKappa, x^3, x) (contracted in the -mfma builds); std::tanh in the scalar
+// tail (and in double's vector body here), Sleef's in float's vector body (gelu_tanh_lanes).
+template <class T>
+T gelu_tanh_scalar(T x) {
   const T x_cube = x * x * x;
   const T inner = T(M_SQRT2 * M_2_SQRTPI * 0.5) * vec::fmadd_contracted(T(0.044715), x_cube, x);
-  return T(0.5) * x * (T(1) + Tanh(inner));
+  return T(0.5) * x * (T(1) + std::tanh(inner));
 }
-template <class T>
-T std_tanh(T x) { return std::tanh(x); }
-template <class T>
-T gelu_tanh_scalar(T x) { return gelu_tanh_impl<T, &std_tanh<T>>(x); }
-template <class T>
-T gelu_tanh_lane(T x) { return gelu_tanh_impl<T, &vec_tanh<T>>(x); }
 
 // backward, approximate='none': dy * (cdf + x * pdf). GCC contracted x * pdf + cdf in the vector
 // lambda but not in the scalar one (both checked bitwise against the wheel).
@@ -101,13 +114,13 @@ T gelu_bw_lane(T dy, T x) {
 }
 
 // backward, approximate='tanh' (Activation.cpp), contractions as GCC makes them.
-template <class T, T (*Tanh)(T)>
-T gelu_tanh_bw_impl(T dy, T x) {
+template <class T>
+T gelu_tanh_bw_scalar(T dy, T x) {
   const T kBeta = T(M_SQRT2 * M_2_SQRTPI * 0.5), kKappa = T(0.044715);
   const T x_sq = x * x;
   const T x_cube = x_sq * x;
   const T inner = kBeta * vec::fmadd_contracted(kKappa, x_cube, x);
-  const T t = Tanh(inner);
+  const T t = std::tanh(inner);
   const T left = T(0.5) * x;
   const T right = T(1) + t;
   const T left_d = T(0.5) * right;
@@ -116,10 +129,6 @@ T gelu_tanh_bw_impl(T dy, T x) {
   // GCC fused 0.5 * right + right_d, which equals left_d + right_d (the product by 0.5 is exact).
   return dy * (left_d + left * tanh_d * inner_d);
 }
-template <class T>
-T gelu_tanh_bw_scalar(T dy, T x) { return gelu_tanh_bw_impl<T, &std_tanh<T>>(dy, x); }
-template <class T>
-T gelu_tanh_bw_lane(T dy, T x) { return gelu_tanh_bw_impl<T, &vec_tanh<T>>(dy, x); }
 
 void gelu_kernel(TensorIter& iter, bool tanh) {
   int64_t grain = kGrainSize;
@@ -128,7 +137,12 @@ void gelu_kernel(TensorIter& iter, bool tanh) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (tanh) {
         cpu_kernel_vec(iter, [](T x) -> T { return gelu_tanh_scalar(x); },
-                       [](Vec<T> x) { return lanes<T>(x, &gelu_tanh_lane<T>); }, grain);
+                       [](Vec<T> x) {
+#if defined(DC_VEC_X86)
+                         if constexpr (std::is_same_v<T, float>) return gelu_tanh_lanes(x);
+#endif
+                         return lanes<T>(x, &gelu_tanh_scalar<T>);  // Vectorized<double>::tanh: std::tanh here
+                       }, grain);
       } else {
         cpu_kernel_vec(iter, [](T x) -> T { return gelu_scalar(x); },
                        [](Vec<T> x) {
@@ -148,7 +162,10 @@ void gelu_backward_kernel(TensorIter& iter, bool tanh) {
       if (tanh) {
         cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_tanh_bw_scalar(dy, x); },
                        [](Vec<T> dy, Vec<T> x) {
-                         return Vec<T>::zip(dy, x, [](T a, T b) { return gelu_tanh_bw_lane(a, b); });
+#if defined(DC_VEC_X86)
+                         if constexpr (std::is_same_v<T, float>) return gelu_tanh_bw_lanes(dy, x);
+#endif
+                         return Vec<T>::zip(dy, x, [](T a, T b) { return gelu_tanh_bw_scalar(a, b); });
                        });
       } else {
         cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_bw_scalar(dy, x); },
