@@ -52,6 +52,35 @@ def forward_cases():
             cases[f"{op}_{dt}_0dim"] = f"out = torch.{op}(torch.tensor(0.75, dtype=torch.{dt}))"
     for op in UNARY[:-1]:
         cases[f"{op}_int"] = f"out = torch.{op}(torch.tensor([1, 2, 3, 4]))"
+    cases.update(sigmoid_bits_cases())
+    return cases
+
+
+# sigmoid's float vector body is SLEEF's exp as whole vectors: random bit patterns (NaN payloads of both signs,
+# signalling NaNs, denormals, every exponent) and values at exp's cutoffs (-x beyond 100 gives inf, below -104
+# gives 0), each in the vector body and again in the scalar tail; the backward with NaN gradients.
+SIGMOID_EDGES = ("[104.0, -104.0, 103.99999, -100.0, -100.00001, 100.0, 88.72284, -88.72284, 87.33655, -87.33655, "
+                 "1e-45, -1e-45, 1e-38, -0.0, 0.0, float('inf'), -float('inf'), 16.635532, -16.635532, 0.5, 1e30, -1e30]")
+SIGNALLING = "[0x7f800001, -0x7fbfff, 0x7fa00000, -0x400000, 0x7fc00123, -0x3fedcb]"
+
+
+def sigmoid_bits_cases():
+    cases = {}
+    for n in (100003, 37):
+        cases[f"sigmoid_random_bits_{n}"] = (
+            f"r = random.Random({n}); "
+            f"x = torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range({n})], dtype=torch.int32).view(torch.float32); "
+            "x.requires_grad_(); y = torch.sigmoid(x); "
+            f"y.backward(torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range({n})], dtype=torch.int32).view(torch.float32)); "
+            "out = [y, x.grad]")
+    cases["sigmoid_edges"] = (
+        f"v = {SIGMOID_EDGES}; v = v + v[:5]; x = torch.tensor(v).requires_grad_(); y = torch.sigmoid(x); "
+        "y.backward(torch.linspace(-1, 1, len(v))); out = [y, x.grad]")
+    cases["sigmoid_nan_payloads"] = (
+        f"b = {SIGNALLING} * 4; x = torch.tensor(b[:24] + b[:5], dtype=torch.int32).view(torch.float32); "
+        "x.requires_grad_(); y = torch.sigmoid(x); "
+        "g = torch.tensor(([0x7fc00777, -0x3ff667, 0x3f800000] * 10)[:29], dtype=torch.int32).view(torch.float32); "
+        "y.backward(g); out = [y, x.grad]")
     return cases
 
 

@@ -74,6 +74,16 @@ void cos_kernel(TensorIter& it) { vml_kernel(it, VmlOp::Cos, "cos"); }
 
 // ---- cpu_kernel_vec unary kernels ----------------------------------------------------------------
 
+#if defined(DC_VEC_X86)
+/// Vectorized<float>: (1 + a.neg().exp()).reciprocal() as whole vectors (GCC left the lane loop scalar). A NaN
+/// lane is -a, quieted, as neg, SLEEF's exp, + and / pass it on; selected explicitly, as in the lane form.
+inline Vec<float> sigmoid_lanes(const Vec<float>& a) {
+  const vec::FLanes neg_a = -a.v;  // vxorps with the sign bit, as Vectorized::neg
+  const vec::FLanes r = vec::splat(1.0f) / (vec::splat(1.0f) + vec::expf_u10_lanes(neg_a));
+  return Vec<float>::native(a.v != a.v ? neg_a + neg_a : r);
+}
+#endif
+
 /// sigmoid: scalar 1 / (1 + std::exp(-a)) (glibc), vector (1 + exp(-a)).reciprocal() with SLEEF's exp.
 /// Half/BFloat16 compute in float (scalar: one rounding at the end; vector: convert_from_float).
 void sigmoid_kernel(TensorIter& iter) {
@@ -88,6 +98,9 @@ void sigmoid_kernel(TensorIter& iter) {
             else return r;
           },
           [](Vec<T> a) {
+#if defined(DC_VEC_X86)
+            if constexpr (std::is_same_v<T, float>) return sigmoid_lanes(a);
+#endif
             // A NaN lane comes out of neg, SLEEF's exp, + and / as -x (x86 passes the NaN operand on).
             // Returned directly: GCC folds 1 + (-x) into 1 - x, which would keep x's sign.
             return a.map([](F x) { return std::isnan(x) ? -x : F(1) / (F(1) + vec::exp_lane(-x)); });
