@@ -226,6 +226,19 @@ UNARY = {
         f"x = special().requires_grad_(); y = x * 1; y.{op}_(); y.backward(torch.randn(37)); "
         "out = [y, x.grad, grad_fn_name(y)]"
     ) for op in ("neg", "abs", "relu")},
+    # abs's backward is grad * self.sgn(): sign's whole-vector selects in the body, its scalar form in the tail
+    # (NaN and -0.0 give +0, so grad's NaN passes and 0 * -grad is +0 or -0), every floating dtype; NaN gradients
+    # and random bit patterns for self (5003: 18 NaNs, one in the tail).
+    **{f"abs-backward-{d}": (
+        f"x = special(torch.{d}).requires_grad_(); y = x.abs(); "
+        f"y.backward(torch.tensor([float('nan'), -1.5, 2.0, -0.0] * 9 + [-3.0]).to(torch.{d})); out = [y, x.grad]"
+    ) for d in DTYPES},
+    "abs-backward-random-bits": (
+        "import random; r = random.Random(7); "
+        "x = torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range(5003)], dtype=torch.int32).view(torch.float32); "
+        "g = torch.tensor([r.getrandbits(32) - (1 << 31) for _ in range(5003)], dtype=torch.int32).view(torch.float32); "
+        "x.requires_grad_(); y = x.abs(); y.backward(g); out = [y, x.grad]"
+    ),
     # relu saves its result: an in-place edit of it afterwards breaks the backward; abs saves self.
     "relu-result-edited": oracle.raises(
         RuntimeError, "x = special().requires_grad_(); y = x.relu(); y.add_(1); y.sum().backward()"),

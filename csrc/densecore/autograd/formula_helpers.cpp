@@ -30,12 +30,9 @@ Tensor zero_scalar(DType dtype) { return value_to_tensor(Scalar::from_int(0), dt
 // grad / 2 (a Python number 2, as derivatives.yaml writes it): the share of a tie.
 Tensor halved(const Tensor& grad) { return div(grad, wrapped_scalar_tensor(Scalar::from_int(2))); }
 
-// self.sgn() for real dtypes: 1, -1, or 0 (NaN gives 0, as torch's sign).
-Tensor sgn(const Tensor& self) {
-  const Tensor zero = zero_scalar(self.dtype());
-  return where(compare(CompareOp::Gt, self, zero), value_to_tensor(Scalar::from_int(1), self.dtype()),
-               where(compare(CompareOp::Lt, self, zero), value_to_tensor(Scalar::from_int(-1), self.dtype()), zero));
-}
+// self.sgn() for real dtypes: torch's sign kernel, one pass (two compares and two where() ran before:
+// 12x torch's time in abs's backward).
+Tensor sgn(const Tensor& self) { return real_sign(self); }
 
 // a | b for bool tensors.
 Tensor logical_or(const Tensor& a, const Tensor& b) { return where(a, a, b); }

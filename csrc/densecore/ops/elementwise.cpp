@@ -97,6 +97,10 @@ bool equal(const Tensor& a, const Tensor& b) {
   return true;
 }
 
+Tensor real_sign(const Tensor& self) {
+  return run_iter(unary_op_config(), Tensor(), {self}, [](TensorIter& it) { sign_stub(it); });  // build_borrowing_unary_op
+}
+
 Tensor compare(CompareOp op, const Tensor& a, const Tensor& b, const Tensor& out) {
   IterConfig c;  // build_comparison_op
   c.promote_inputs_to_common_dtype = true;

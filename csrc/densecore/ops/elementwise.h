@@ -31,6 +31,10 @@ bool equal(const Tensor& a, const Tensor& b);
 // clamp(self, min, max, out) with scalar bounds (clamp) and tensor bounds (clamp.Tensor, undefined = None) are op
 // rows, in densecore/generated/ops.h.
 
+/// self.sign() for a real dtype (sign_stub, as torch's sgn runs for real tensors): 1, -1 or +0 (NaN and -0.0
+/// give +0), in self's dtype. Not recorded: a formula's helper (abs_backward's self.sgn()).
+Tensor real_sign(const Tensor& self);
+
 /// torch.result_type(a, b) (wrapped numbers rank below tensors).
 DType result_type(const Tensor& a, const Tensor& b);
 

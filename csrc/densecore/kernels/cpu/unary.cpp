@@ -44,6 +44,30 @@ void abs_kernel(TensorIter& iter) {
   });
 }
 
+/// UnaryOpsKernel.cpp sign_kernel's scalar form: (0 < a) - (a < 0), so NaN and -0.0 give +0; bool is itself.
+template <class T>
+inline T sign_scalar(T a) {
+  if constexpr (std::is_same_v<T, bool>) return a;
+  else if constexpr (is_reduced_float_v<T>) return scalar_from_float<T>(float((0.0f < float(a)) - (float(a) < 0.0f)));
+  else return T((T(0) < a) - (a < T(0)));
+}
+
+/// sign_kernel: the vector form blendv(0, 1, 0 < a) - blendv(0, 1, a < 0) is 1, -1 or +0 on every lane, the
+/// scalar form's values, so float/double take them as two whole-vector selects (GCC leaves a lane loop with a
+/// compare per lane scalar) and the other lane types the scalar form lane by lane.
+void sign_kernel(TensorIter& iter) {
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    cpu_kernel_vec(iter, [](T a) -> T { return sign_scalar(a); }, [](Vec<T> a) {
+      if constexpr (vec::is_native_v<T>) {
+        const Vec<T> zero(T(0)), one(T(1)), minus_one(T(-1));
+        return Vec<T>::native(zero.v < a.v ? one.v : (a.v < zero.v ? minus_one.v : zero.v));
+      } else {
+        return Vec<T>::raw_zip(a, a, [](T x, T) { return sign_scalar(x); });
+      }
+    });
+  });
+}
+
 /// frac_kernel: a - trunc(a), exact in every floating dtype (Half/BFloat16 through float, and the
 /// fraction of a Half is a Half); Vectorized::frac() is the same per lane.
 void frac_kernel(TensorIter& iter) {
@@ -67,5 +91,6 @@ void frac_kernel(TensorIter& iter) {
 DC_REGISTER_DISPATCH(neg_stub, &neg_kernel);
 DC_REGISTER_DISPATCH(abs_stub, &abs_kernel);
 DC_REGISTER_DISPATCH(frac_stub, &frac_kernel);
+DC_REGISTER_DISPATCH(sign_stub, &sign_kernel);
 
 }  // namespace dc
