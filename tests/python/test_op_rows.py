@@ -539,6 +539,17 @@ SELECTION = {
         "x = torch.randn(4, 5, requires_grad=True); v = torch.tensor(-2.0, requires_grad=True); a = x * 1; "
         "a.masked_fill_(torch.randn(5) > 0, v); a.backward(torch.randn(4, 5)); out = [a, x.grad, v.grad, grad_fn_name(a)]"
     ),
+    # 37 elements (the specials in the vector body and the tail) for float32/float64, with a fill of -0.0 or NaN:
+    # contiguous rows blend whole vectors, a strided self or a broadcast mask runs the scalar loop.
+    **{f"masked-fill-special-{d}-{k}": (
+        f"x = special(torch.{d}).requires_grad_(); m = (special().abs() <= 2) != True; "
+        f"y = {e}; y.backward(torch.randn(y.shape, dtype=y.dtype)); out = [y, x.grad]"
+    ) for d in ("float32", "float64") for k, e in (
+        ("zero", "x.masked_fill(m, -0.0)"), ("nan", "x.masked_fill(m, float('nan'))"),
+        ("value-tensor", "x.masked_fill(m, torch.tensor(-2.5))"),
+        ("strided", "x.reshape(1, 37).expand(3, 37).t().masked_fill(m.view(37, 1), 1e30)"),
+        ("bcast-mask", "x.reshape(1, 37).expand(2, 37).masked_fill(m[:2].view(2, 1), -0.0)"),
+        ("inplace", "(x * 1).masked_fill_(m, float('-inf'))"))},
     "masked-fill-value-1d": oracle.raises(RuntimeError, "out = torch.randn(3).masked_fill(torch.ones(3, dtype=torch.bool), torch.ones(1))"),
     "where": (
         "a = torch.randn(4, 5, requires_grad=True); b = torch.randn(5, dtype=torch.float64, requires_grad=True); "

@@ -10,6 +10,7 @@
 
 #include "densecore/core/convert.h"
 #include "densecore/core/error.h"
+#include "densecore/kernels/stubs/elementwise_stubs.h"
 #include "densecore/ops/copy.h"
 #include "densecore/ops/creation.h"
 #include "densecore/ops/view.h"
@@ -643,12 +644,14 @@ void fill_masked(const Tensor& self, const Tensor& mask, const Scalar& value) {
   check(shape == self.sizes(), "output with shape {} doesn't match the broadcast shape {}",
         shape_text(self.sizes()), shape_text(shape));
   const Tensor v = value_to_tensor(value, self.dtype());
-  const size_t item_size = self.itemsize();
-  const bool* m = static_cast<const bool*>(mask.storage()->data());
-  for_each_element(shape, {self.strides(), broadcast_strides(mask, shape)},
-                   {self.storage_offset(), mask.storage_offset()}, [&](const std::vector<int64_t>& off) {
-                     if (m[off[1]]) copy_element(self.storage()->data(), off[0], v.data_ptr(), 0, item_size);
-                   });
+  // masked_fill_impl_cpu's iterator: self written in place (not resized, any overlap allowed), mask as its input.
+  IterConfig config = unary_op_config();
+  config.check_all_same_dtype = false;
+  config.resize_outputs = false;
+  config.check_mem_overlap = false;
+  const Tensor inputs[] = {mask};
+  TensorIter iter(config, self, inputs);
+  masked_fill_stub(iter, v.data_ptr());
   self.bump_version();
 }
 

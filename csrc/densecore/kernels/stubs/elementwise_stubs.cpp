@@ -13,6 +13,7 @@ DC_DEFINE_DISPATCH(IterFn, le_stub);
 DC_DEFINE_DISPATCH(IterFn, gt_stub);
 DC_DEFINE_DISPATCH(IterFn, ge_stub);
 DC_DEFINE_DISPATCH(IterFn, where_stub);
+DC_DEFINE_DISPATCH(MaskedFillFn, masked_fill_stub);
 DC_DEFINE_DISPATCH(IterFn, clamp_stub);
 DC_DEFINE_DISPATCH(IterScalar2Fn, clamp_scalar_stub);
 DC_DEFINE_DISPATCH(IterScalarFn, clamp_min_scalar_stub);

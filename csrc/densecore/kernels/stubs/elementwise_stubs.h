@@ -13,6 +13,8 @@ namespace dc {
 using IterFn = void (*)(TensorIter& iter);
 using IterScalarFn = void (*)(TensorIter& iter, const Scalar& s);
 using IterScalar2Fn = void (*)(TensorIter& iter, const Scalar& a, const Scalar& b);
+/// masked_fill_ over (self, mask): `value` points at one element of self's dtype.
+using MaskedFillFn = void (*)(TensorIter& iter, const void* value);
 
 DC_DECLARE_DISPATCH(IterFn, div_trunc_stub);
 DC_DECLARE_DISPATCH(IterFn, div_floor_stub);
@@ -24,6 +26,7 @@ DC_DECLARE_DISPATCH(IterFn, gt_stub);
 DC_DECLARE_DISPATCH(IterFn, ge_stub);
 DC_DECLARE_DISPATCH(IterFn, where_stub);
 DC_DECLARE_DISPATCH(IterFn, sign_stub);  // kernels/cpu/unary.cpp
+DC_DECLARE_DISPATCH(MaskedFillFn, masked_fill_stub);
 DC_DECLARE_DISPATCH(IterFn, clamp_stub);  // clamp(a, min_tensor, max_tensor)
 DC_DECLARE_DISPATCH(IterScalar2Fn, clamp_scalar_stub);
 DC_DECLARE_DISPATCH(IterScalarFn, clamp_min_scalar_stub);

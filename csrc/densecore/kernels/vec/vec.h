@@ -214,6 +214,57 @@ struct alignas(kVecBytes) Vec : VecLanes<T> {  // aligned: GCC keeps it in vecto
   }
 };
 
+#if defined(DC_VEC_X86)
+// ---- bool lanes of native vectors: compares with a bool output, where's and masked_fill's masks ------
+// A select or a compare result has no rounding, so these change no bits; they let GCC keep whole vectors
+// where a lane loop over bytes compiled to one scalar compare, branch or insert per lane.
+
+/// The integer lanes as wide as T's: a native compare's result type (all ones = true).
+template <class T>
+using native_mask_t __attribute__((vector_size(kVecBytes))) = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+/// Vec<T>::size() bytes, one per lane.
+template <class T>
+using lane_bytes_t __attribute__((vector_size(kVecBytes / sizeof(T)))) = int8_t;
+
+/// Vec<T>::size() bools at p as a lane mask: all ones where the byte is nonzero (`c ? x : y` on a bool).
+template <class T>
+inline native_mask_t<T> load_bools_as_mask(const bool* p) {
+  if constexpr (kVecBytes == 32) {  // zero-extend the bytes to lanes, one compare (GCC's own was per lane)
+    const __m256i zero = _mm256_setzero_si256();
+    if constexpr (sizeof(T) == 4)
+      return (native_mask_t<T>)_mm256_cmpgt_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)p)), zero);
+    int32_t four;
+    std::memcpy(&four, p, 4);
+    return (native_mask_t<T>)_mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four)), zero);
+  } else {
+    lane_bytes_t<T> bytes;
+    std::memcpy(&bytes, p, sizeof(bytes));
+    return __builtin_convertvector(bytes, native_mask_t<T>) != 0;
+  }
+}
+/// Four mask bits as four bytes of 0 or 1: bit k times 2^(7k) lands on bit 8k, and no two shifted copies
+/// of the four bits share a position, so the multiply has no carries.
+inline uint32_t nibble_to_bools(uint32_t bits) { return (bits * 0x00204081u) & 0x01010101u; }
+
+/// A lane mask (all ones or zero per lane) stored as Vec<T>::size() bools (1 or 0).
+template <class T>
+inline void store_mask_as_bools(native_mask_t<T> mask, bool* p) {
+  if constexpr (kVecBytes == 32) {  // the sign bits, spread to bytes (GCC's narrowing was per lane)
+    if constexpr (sizeof(T) == 4) {
+      const uint32_t bits = uint32_t(_mm256_movemask_ps((__m256)mask));
+      const uint64_t bytes = nibble_to_bools(bits & 15u) | uint64_t(nibble_to_bools(bits >> 4)) << 32;
+      std::memcpy(p, &bytes, 8);
+    } else {
+      const uint32_t bytes = nibble_to_bools(uint32_t(_mm256_movemask_pd((__m256d)mask)));
+      std::memcpy(p, &bytes, 4);
+    }
+  } else {
+    const lane_bytes_t<T> bytes = __builtin_convertvector(mask & 1, lane_bytes_t<T>);
+    std::memcpy(p, &bytes, sizeof(bytes));
+  }
+}
+#endif
+
 // Note [Vec semantics]: the functions below are where ISA behaviour shows in the bits.
 
 #if defined(DC_VEC_X86)
