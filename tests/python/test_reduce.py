@@ -6,6 +6,8 @@ parallel_dim_reduction for > 32768 elements), layouts (contiguous, transposed, s
 0-dim), NaN/inf/-0.0, and float32/float64/float16/bfloat16/integers. The same subset runs under
 ATEN_CPU_CAPABILITY=avx2 and =default and with one thread.
 """
+import math
+
 import oracle
 import pytest
 
@@ -103,6 +105,11 @@ def special_cases(dtypes=("float32", "float64")):
             for op in ["amax()", "amin(0)", "amax(-1)", "argmax()", "argmin()", "argmax(0)", "argmin(-1)", "max()",
                        "min()", "max(0)", "min(-1)"]:
                 cases[f"nan_{dt}_{s}_{op}"] = f"r = {x}.{op}; out = tuple(r) if isinstance(r, tuple) else r"
+            # the extreme value is a zero of either sign: which operand maximum/minimum keeps on a tie shows in the bits
+            for op, far in [("amax()", -1.5), ("max()", -1.5), ("amax(-1)", -1.5), ("amin()", 1.5), ("min()", 1.5), ("amin(0)", 1.5)]:
+                cases[f"zeros_{dt}_{s}_{op}"] = (
+                    f"r = random.Random(13); xs = [r.choice([0.0, -0.0, {far}, {far * 4}]) for _ in range({math.prod(shape)})]; "
+                    f"out = torch.tensor(xs, dtype=torch.{dt}).reshape({shape}).{op}")
             for kind, sp in [("nan_inf", "[float('nan'), float('inf'), -0.0]"), ("infs", "[float('inf'), -float('inf'), -0.0]")]:
                 xs = f"vals({shape}, '{dt}', 12, specials=0.05, pool={sp})"
                 for op in ["sum()", "sum(-1)", "sum(0)", "mean()", "mean(0)"]:
