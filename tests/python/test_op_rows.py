@@ -43,6 +43,12 @@ FRAC = {
     "frac-method-strided": "out = special().reshape(1, 37).expand(3, 37).t().frac()",
     "frac-out": "o = torch.empty(37); r = torch.frac(special(), out=o); out = [o, r is o]",
     "frac-inplace": "x = special(); x.frac_(); out = x",
+    # raw bit patterns through the vector body and the tail: signalling and quiet NaN payloads of both signs
+    **{f"frac-bits-{d}": (f"b = torch.tensor({bits} * 3, dtype=torch.{i}); out = [torch.frac(b.view(torch.{d})).view(torch.{i})]")
+       for d, i, bits in (("float32", "int32", [0x7F800001, -0x007FFFFF, 0x7FC12345, -0x003FFFFF, 0x7F7FFFFF,
+                                               -0x80000000, 0x00000001, 0x4B000001, -0x34FFFFFF, 0x3F7FFFFF, 0x7FA00000, 0x3FC00000]),
+                          ("float64", "int64", [0x7FF0000000000001, -0x0007FFFFFFFFFFFF, 0x7FF8123456789ABC,
+                                               -0x8000000000000000, 1, 0x4330000000000001, 0x3FEFFFFFFFFFFFFF]))},
     "frac-int": oracle.raises(NotImplementedError, "out = torch.frac(torch.arange(3))"),
     "frac-bool": oracle.raises(NotImplementedError, "out = torch.ones(3, dtype=torch.bool).frac()"),
     "frac-out-dtype": oracle.raises(RuntimeError, "out = torch.frac(special(), out=torch.empty(37, dtype=torch.float64))"),

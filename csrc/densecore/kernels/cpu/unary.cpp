@@ -80,7 +80,10 @@ void frac_kernel(TensorIter& iter) {
             if constexpr (is_reduced_float_v<T>) return scalar_from_float<T>(frac(float(a)));
             else return frac(a);
           },
-          [frac](Vec<T> a) { return a.map(frac); });
+          [frac](Vec<T> a) {
+            if constexpr (vec::is_native_v<T>) return a - vec::trunc(a);  // one vroundps, not a lane loop
+            else return a.map(frac);
+          });
     }
   });
 }

@@ -490,6 +490,26 @@ inline Vec<T> clamp(const Vec<T>& a, const Vec<T>& lo, const Vec<T>& hi) {
   return r;
 }
 
+/// Vectorized::trunc(): round toward zero, exact in every dtype (native lanes: vroundps/vrndscaleps with
+/// the truncating mode, which quiets a NaN as the scalar roundss std::trunc compiles to does).
+template <class T>
+inline Vec<T> trunc(const Vec<T>& a) {
+#if defined(DC_VEC_X86)
+  if constexpr (is_native_v<T>) {
+    using N = typename Vec<T>::native_t;
+    constexpr int kMode = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+#if defined(DC_CPU_CAPABILITY_AVX512)
+    if constexpr (std::is_same_v<T, float>) return Vec<T>::native(N(_mm512_roundscale_ps(__m512(a.v), kMode)));
+    else return Vec<T>::native(N(_mm512_roundscale_pd(__m512d(a.v), kMode)));
+#else
+    if constexpr (std::is_same_v<T, float>) return Vec<T>::native(N(_mm256_round_ps(__m256(a.v), kMode)));
+    else return Vec<T>::native(N(_mm256_round_pd(__m256d(a.v), kMode)));
+#endif
+  }
+#endif
+  return a.map([](auto x) { return std::trunc(x); });
+}
+
 /// Vectorized::neg(): sign-bit flip for float lanes on x86 (also Half/BFloat16: xor 0x8000);
 /// DEFAULT maps -x (Half/BFloat16 through float and the scalar converter).
 template <class T>
