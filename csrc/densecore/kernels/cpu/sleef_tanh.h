@@ -1,7 +1,9 @@
-// Whole-vector port of SLEEF 3.8's xtanhf (Sleef_tanhf8_u10 / tanhf16_u10, src/libm/sleefsimdsp.c @
-// 5a1d179d, with expk2f and the ENABLE_FMA_SP double-float helpers of src/common/df.h), which torch's
-// Vectorized<float>::tanh() calls: SLEEF's own operations in its order, on every lane at once (GCC vector
-// types at the capability's width), so GCC emits vector code. AVX2/AVX-512 builds only.
+// Whole-vector ports of SLEEF 3.8's u10 tanh, which torch's Vectorized<float/double>::tanh() call: xtanhf
+// (Sleef_tanhf8_u10 / tanhf16_u10, src/libm/sleefsimdsp.c @ 5a1d179d, with expk2f and the ENABLE_FMA_SP
+// double-float helpers of src/common/df.h) and xtanh (Sleef_tanhd4_u10 / tanhd8_u10, src/libm/sleefsimddp.c,
+// with expk2, POLY10 of src/common/estrin.h and the ENABLE_FMA_DP double-double helpers of src/common/dd.h).
+// SLEEF's own operations in its order, on every lane at once (GCC vector types at the capability's width), so
+// GCC emits vector code; every FMA of SLEEF's AVX2/AVX-512 build is written out. AVX2/AVX-512 builds only.
 #pragma once
 
 #include "densecore/kernels/vec/lane_math.h"
@@ -96,6 +98,110 @@ inline FLanes tanhf_u10_lanes(FLanes x) {
   y = (ax > vec::splat(8.664339742f)) | (y != y) ? vec::splat(1.0f) : y;
   y = FLanes(ILanes(y) ^ sign);
   return FLanes(ILanes(y) | ILanes(x != x));
+}
+
+// ---- double ------------------------------------------------------------------------------------
+
+using vec::DLanes;
+using vec::LLanes;
+using vec::splat_d;
+
+/// A double-double on every lane: the value is hi + lo.
+struct D2Lanes {
+  DLanes hi, lo;
+};
+
+inline DLanes fma_d(DLanes a, DLanes b, DLanes c) { return vec::fma_lanes(a, b, c); }
+
+inline D2Lanes dd_neg(D2Lanes x) { return {-x.hi, -x.lo}; }  // ddneg_vd2_vd2
+inline D2Lanes dd_add2(D2Lanes x, DLanes y) {  // ddadd2_vd2_vd2_vd
+  const DLanes s = x.hi + y, v = s - x.hi;
+  const DLanes w = (x.hi - (s - v)) + (y - v);
+  return {s, w + x.lo};
+}
+inline D2Lanes dd_add2(D2Lanes x, D2Lanes y) {  // ddadd2_vd2_vd2_vd2
+  const DLanes s = x.hi + y.hi, v = s - x.hi;
+  const DLanes t = (x.hi - (s - v)) + (y.hi - v);
+  return {s, t + (x.lo + y.lo)};
+}
+inline D2Lanes dd_add(DLanes x, D2Lanes y) {  // ddadd_vd2_vd_vd2 (|x| >= |y|)
+  const DLanes s = x + y.hi;
+  return {s, ((x - s) + y.hi) + y.lo};
+}
+inline D2Lanes dd_add(D2Lanes x, D2Lanes y) {  // ddadd_vd2_vd2_vd2 (|x| >= |y|)
+  const DLanes s = x.hi + y.hi;
+  return {s, (((x.hi - s) + y.hi) + x.lo) + y.lo};
+}
+inline D2Lanes dd_mul(D2Lanes x, DLanes y) {  // ddmul_vd2_vd2_vd (FMA)
+  const DLanes s = x.hi * y;
+  return {s, fma_d(x.lo, y, fma_d(x.hi, y, -s))};
+}
+inline D2Lanes dd_mul(D2Lanes x, D2Lanes y) {  // ddmul_vd2_vd2_vd2 (FMA)
+  const DLanes s = x.hi * y.hi;
+  return {s, fma_d(x.hi, y.lo, fma_d(x.lo, y.hi, fma_d(x.hi, y.hi, -s)))};
+}
+inline D2Lanes dd_squ(D2Lanes x) {  // ddsqu_vd2_vd2 (FMA)
+  const DLanes s = x.hi * x.hi;
+  return {s, fma_d(x.hi + x.hi, x.lo, fma_d(x.hi, x.hi, -s))};
+}
+inline D2Lanes dd_rec(D2Lanes d) {  // ddrec_vd2_vd2 (FMA)
+  const DLanes s = splat_d(1.0) / d.hi;
+  return {s, s * fma_d(-d.lo, s, fma_d(-d.hi, s, splat_d(1.0)))};
+}
+inline D2Lanes dd_div(D2Lanes n, D2Lanes d) {  // dddiv_vd2_vd2_vd2 (FMA)
+  const DLanes t = splat_d(1.0) / d.hi;
+  const DLanes s = n.hi * t;
+  const DLanes u = fma_d(t, n.hi, -s);
+  const DLanes v = fma_d(-d.lo, t, fma_d(-d.hi, t, splat_d(1.0)));
+  return {s, fma_d(s, v, fma_d(n.lo, t, u))};
+}
+inline DLanes ldexp2_lanes(DLanes d, LLanes e) {  // vldexp2_vd_vd_vi: two steps, so 2^e may overflow one
+  return d * vec::pow2i_lanes(e >> 1) * vec::pow2i_lanes(e - (e >> 1));
+}
+
+/// POLY4 of estrin.h: (c3 x + c2) x2 + (c1 x + c0), three FMAs.
+inline DLanes poly4(DLanes x, DLanes x2, double c3, double c2, double c1, double c0) {
+  return fma_d(x2, fma_d(x, splat_d(c3), splat_d(c2)), fma_d(x, splat_d(c1), splat_d(c0)));
+}
+/// expk2's polynomial, POLY10(s, s2, s4, s8, ...) in estrin.h's grouping.
+inline DLanes expk2_poly(DLanes s, DLanes s2, DLanes s4, DLanes s8) {
+  const DLanes hi = fma_d(s, splat_d(+0.1602472219709932072e-9), splat_d(+0.2092255183563157007e-8));
+  const DLanes mid = poly4(s, s2, +0.2505230023782644465e-7, +0.2755724800902135303e-6,
+                           +0.2755731892386044373e-5, +0.2480158735605815065e-4);
+  const DLanes lo = poly4(s, s2, +0.1984126984148071858e-3, +0.1388888888886763255e-2,
+                          +0.8333333333333347095e-2, +0.4166666666666669905e-1);
+  return fma_d(s8, hi, fma_d(s4, mid, lo));
+}
+
+/// expk2: exp of a double-double, as a double-double (0 below -1000).
+inline D2Lanes expk2_lanes(D2Lanes d) {
+  const DLanes dq = vec::rint_lanes_d((d.hi + d.lo) * splat_d(1.442695040888963407359924681001892137426645954152985934135449406931));
+  const LLanes q = vec::rint_i32_lanes(dq);
+  D2Lanes s = dd_add2(d, dq * splat_d(-.69314718055966295651160180568695068359375));
+  s = dd_add2(s, dq * splat_d(-.28235290563031577122588448175013436025525412068e-12));
+  const D2Lanes s2 = dd_squ(s), s4 = dd_squ(s2);
+  const DLanes u = expk2_poly(s.hi, s2.hi, s4.hi, s4.hi * s4.hi);
+  D2Lanes t = dd_add(splat_d(0.5), dd_mul(s, splat_d(+0.1666666666666666574e+0)));
+  t = dd_add(splat_d(1.0), dd_mul(t, s));
+  t = dd_add(splat_d(1.0), dd_mul(t, s));
+  t = dd_add(t, dd_mul(s4, u));
+  t = {ldexp2_lanes(t.hi, q), ldexp2_lanes(t.lo, q)};
+  const auto underflow = d.hi < splat_d(-1000.0);
+  return {underflow ? splat_d(0.0) : t.hi, underflow ? splat_d(0.0) : t.lo};
+}
+
+/// xtanh (u10) on every lane: (e^|x| - e^-|x|) / (e^|x| + e^-|x|) in double-doubles, 1 beyond 18.714973875
+/// or where that is NaN, x's sign xor'ed in (vmulsign), and all ones for a NaN x (vor with the NaN mask).
+inline DLanes tanh_u10_lanes(DLanes x) {
+  const LLanes sign = LLanes(x) & int64_t(0x8000000000000000ull);
+  const DLanes ax = DLanes(LLanes(x) & int64_t(0x7fffffffffffffffll));
+  D2Lanes d = expk2_lanes({ax, splat_d(0.0)});
+  const D2Lanes e = dd_rec(d);
+  d = dd_div(dd_add2(d, dd_neg(e)), dd_add2(d, e));
+  DLanes y = d.hi + d.lo;
+  y = (ax > splat_d(18.714973875)) | (y != y) ? splat_d(1.0) : y;
+  y = DLanes(LLanes(y) ^ sign);
+  return DLanes(LLanes(y) | LLanes(x != x));
 }
 
 }  // namespace DC_CPU_CAPABILITY

@@ -92,6 +92,34 @@ inline ILanes rint_lanes(FLanes x) {  // cvtps2dq, round to nearest even
 inline FLanes fma_lanes(FLanes a, FLanes b, FLanes c) { return native_fmadd(a, b, c); }
 inline FLanes pow2i_lanes(ILanes q) { return FLanes((q + 0x7f) << 23); }
 
+// Whole-vector double lanes (4 on AVX2, 8 on AVX-512); 32-bit integer results (SLEEF's vint) widened to
+// 64-bit lanes, which keeps their low bits, all that pow2i_lanes uses.
+using DLanes = VecLanes<double>::native_t;
+typedef int64_t LLanes __attribute__((vector_size(kVecBytes)));
+
+inline DLanes splat_d(double c) { return Vec<double>(c).v; }
+inline DLanes fma_lanes(DLanes a, DLanes b, DLanes c) { return native_fmadd(a, b, c); }
+inline DLanes rint_lanes_d(DLanes x) {  // vroundpd / vrndscalepd to nearest even, an integral double
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  return DLanes(_mm512_roundscale_pd(__m512d(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#else
+  return DLanes(_mm256_round_pd(__m256d(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#endif
+}
+inline LLanes rint_i32_lanes(DLanes x) {  // vcvtpd2dq (0x80000000 for NaN and out of range), sign-extended
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  return LLanes(_mm512_cvtepi32_epi64(_mm512_cvt_roundpd_epi32(__m512d(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
+#else
+  return LLanes(_mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(__m256d(x))));
+#endif
+}
+/// 2^q as a double: (q + 0x3ff) in the exponent field, keeping only the field's 11 bits and the sign bit's
+/// (as SLEEF's 32-bit shift into the upper half does).
+inline DLanes pow2i_lanes(LLanes q) {
+  typedef uint64_t ULanes __attribute__((vector_size(kVecBytes)));
+  return DLanes(ULanes(q + 0x3ff) << 52);
+}
+
 /// sleef::expf_u10 (sleef_port.h) on every lane: Sleef_expf8_u10 / expf16_u10 as torch runs them.
 inline FLanes expf_u10_lanes(FLanes d) {
   const ILanes q = rint_lanes(d * splat(1.442695040888963407359924681001892137426645954152985934135449406931f));
