@@ -1,6 +1,7 @@
 """nn layers against torch, bitwise: embedding (forward, EmbeddingBackward0 with repeated ids, padding_idx,
 scale_grad_by_freq), layer_norm (RowwiseMoments forward, NativeLayerNormBackward0 incl. the per-thread dgamma/dbeta
-buffers), gelu (erf and tanh forms, vector body + scalar tail, random bit patterns and NaN payloads, GeluBackward0), dropout (bernoulli_ noise, MulBackward0),
+buffers), gelu (erf and tanh forms, float32 and float64 tanh, vector body + scalar tail, random bit patterns and NaN
+payloads, GeluBackward0), dropout (bernoulli_ noise, MulBackward0),
 and the nn modules (default inits after manual_seed, state_dict, named_parameters with tied weights, apply order,
 load_state_dict errors). Every case runs at the native capability, ATEN_CPU_CAPABILITY=avx2 and OMP_NUM_THREADS=1.
 """
@@ -147,6 +148,50 @@ x = torch.tensor([0x7fc00001, -0x3ffedd, 0x7f800001, 0x3f800000, 0x7fc0abcd] * 9
 g = torch.tensor([0x7fc00777, 0x7fc00888, -0x3ff667, 0x7fc00aaa, 0x3f800000] * 9, dtype=torch.int32).view(torch.float32)
 x.requires_grad_()
 y = F.gelu(x, approximate='{a}')
+y.backward(g)
+out = [y, x.grad]
+"""
+    # float64 tanh form: SLEEF's xtanh (double-double expk2, the 18.714973875 cutoff, reached near x = 7.145)
+    # in the whole-vector body, std::tanh in the scalar tail (n mod 2V: 8 on AVX2, 16 on AVX-512).
+    for n in [1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 1000, 16385]:
+        c[f"gelu_tanh_f64_{n}"] = f"""
+x = vals(({n},), {n}, scale=8.0, dtype='float64').requires_grad_()
+y = F.gelu(x, approximate='tanh')
+y.backward(vals(({n},), {n + 1}, dtype='float64'))
+out = [y, x.grad]
+"""
+    c["gelu_tanh_f64_randn_100003"] = """
+torch.manual_seed(3)
+x = (torch.randn(100003, dtype=torch.float64) * 3).requires_grad_()
+y = F.gelu(x, approximate='tanh')
+y.backward(torch.randn(100003, dtype=torch.float64))
+out = [y, x.grad]
+"""
+    for n in (100003, 33):
+        c[f"gelu_tanh_f64_random_bits_{n}"] = f"""
+import random
+r = random.Random({n})
+bits = lambda: torch.tensor([r.getrandbits(64) - (1 << 63) for _ in range({n})], dtype=torch.int64).view(torch.float64)
+x = bits().requires_grad_()
+y = F.gelu(x, approximate='tanh')
+y.backward(bits())
+out = [y, x.grad]
+"""
+    # Both sides of the cutoff, x^3 overflowing, tiny and denormal x, NaN payloads in x and dy (the forward's
+    # 0.5*x first, the backward's derivative first), each in the vector body and again in the tail (8 * 5 + 3).
+    c["gelu_tanh_f64_special"] = """
+import math
+t = 7.145065874418112
+v = [0., -0., float('inf'), -float('inf'), float('nan'), t, -t, math.nextafter(t, 0), math.nextafter(t, 9), 7.2,
+     -7.1, 1e103, -1e103, 1e200, 1e-300, -1e-300, 5e-324, -1e-320, 0.5, -0.5, 1e-8, -3e-3, 18.7, -18.8, 20.0,
+     -20.0, 1.0, 2.0, -2.0, 4.0, -4.0, 5.5, -5.5, 0.1, -0.1, 3.0, 0.3465735902799726, 0.6931471805599453,
+     -1.0397207708399179, 6.0]
+x = torch.tensor(v + v[:3], dtype=torch.float64)
+x[[8, 17, 42]] = torch.tensor([0x7ff8000000000123, 0x7ff0000000000001, -0x7ffabc], dtype=torch.int64).view(torch.float64)
+x.requires_grad_()
+g = torch.linspace(-2, 2, 43, dtype=torch.float64)
+g[[8, 9, 30, 42]] = torch.tensor([0x7ff8000000000777, -0x666, 0x7ff80000000aaaaa, 0x7ff8000000000999], dtype=torch.int64).view(torch.float64)
+y = F.gelu(x, approximate='tanh')
 y.backward(g)
 out = [y, x.grad]
 """

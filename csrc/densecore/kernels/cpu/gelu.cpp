@@ -50,30 +50,43 @@ inline Vec<float> gelu_bw_lanes(const Vec<float>& dy, const Vec<float>& x) {
   return Vec<float>::native(dy.v * fma_lanes(x.v, pdf, cdf));
 }
 
-constexpr float kTanhBeta = float(M_SQRT2 * M_2_SQRTPI * 0.5), kTanhKappa = 0.044715f;
-/// gelu_tanh_scalar's operations on every float lane, with Sleef's tanh as whole vectors. A NaN x meets tanh's
-/// all-ones NaN in the last product, where torch's machine code has 0.5 * x as the first operand (x's NaN
-/// wins): pinned (Note [NaN operand order]), since GCC swaps the operands of the plain vector product.
-inline Vec<float> gelu_tanh_lanes(const Vec<float>& x) {
-  const FLanes x_cube = x.v * x.v * x.v;
-  const FLanes inner = splat(kTanhBeta) * fma_lanes(splat(kTanhKappa), x_cube, x.v);
-  const Vec<float> left = Vec<float>::native(splat(0.5f) * x.v);
-  return vec::mul_ordered(left, Vec<float>::native(splat(1.0f) + sleef::tanhf_u10_lanes(inner)));
+template <class T>
+using Lanes = typename vec::VecLanes<T>::native_t;
+template <class T>
+inline Lanes<T> splat_as(T c) { return Vec<T>(c).v; }
+/// Vectorized<T>::tanh(): Sleef_tanhf8/16_u10 for float, Sleef_tanhd4/8_u10 for double (sleef_tanh.h).
+inline FLanes sleef_tanh(FLanes x) { return sleef::tanhf_u10_lanes(x); }
+inline vec::DLanes sleef_tanh(vec::DLanes x) { return sleef::tanh_u10_lanes(x); }
+
+template <class T>
+constexpr T kTanhBeta = T(M_SQRT2 * M_2_SQRTPI * 0.5);
+template <class T>
+constexpr T kTanhKappa = T(0.044715);
+/// gelu_tanh_scalar's operations on every float or double lane, with Sleef's tanh as whole vectors. A NaN x
+/// meets tanh's all-ones NaN in the last product, where torch's machine code has 0.5 * x as the first operand
+/// (x's NaN wins): pinned (Note [NaN operand order]), since GCC swaps the operands of the plain vector product.
+template <class T>
+inline Vec<T> gelu_tanh_lanes(const Vec<T>& x) {
+  const Lanes<T> x_cube = x.v * x.v * x.v;
+  const Lanes<T> inner = splat_as(kTanhBeta<T>) * fma_lanes(splat_as(kTanhKappa<T>), x_cube, x.v);
+  const Vec<T> left = Vec<T>::native(splat_as(T(0.5)) * x.v);
+  return vec::mul_ordered(left, Vec<T>::native(splat_as(T(1)) + sleef_tanh(inner)));
 }
-/// gelu_tanh_bw_scalar's operations on every float lane, the same FMAs. Where two NaNs meet, torch's machine
-/// code keeps left_d first in the sum and the derivative first in the product with dy (a NaN x gives tanh's
-/// all-ones NaN, whatever dy is): both pinned (Note [NaN operand order]).
-inline Vec<float> gelu_tanh_bw_lanes(const Vec<float>& dy, const Vec<float>& x) {
-  const FLanes x_sq = x.v * x.v;
-  const FLanes x_cube = x_sq * x.v;
-  const FLanes inner = splat(kTanhBeta) * fma_lanes(splat(kTanhKappa), x_cube, x.v);
-  const FLanes t = sleef::tanhf_u10_lanes(inner);
-  const FLanes left = splat(0.5f) * x.v;
-  const FLanes right = splat(1.0f) + t;
-  const FLanes left_d = splat(0.5f) * right;
-  const FLanes tanh_d = fma_lanes(-t, t, splat(1.0f));
-  const FLanes inner_d = splat(kTanhBeta) * fma_lanes(splat(3.0f * kTanhKappa), x_sq, splat(1.0f));
-  const Vec<float> derivative = vec::add_ordered(Vec<float>::native(left_d), Vec<float>::native(left * tanh_d * inner_d));
+/// gelu_tanh_bw_scalar's operations on every float or double lane, the same FMAs. Where two NaNs meet, torch's
+/// machine code keeps left_d first in the sum and the derivative first in the product with dy (a NaN x gives
+/// tanh's all-ones NaN, whatever dy is): both pinned (Note [NaN operand order]).
+template <class T>
+inline Vec<T> gelu_tanh_bw_lanes(const Vec<T>& dy, const Vec<T>& x) {
+  const Lanes<T> x_sq = x.v * x.v;
+  const Lanes<T> x_cube = x_sq * x.v;
+  const Lanes<T> inner = splat_as(kTanhBeta<T>) * fma_lanes(splat_as(kTanhKappa<T>), x_cube, x.v);
+  const Lanes<T> t = sleef_tanh(inner);
+  const Lanes<T> left = splat_as(T(0.5)) * x.v;
+  const Lanes<T> right = splat_as(T(1)) + t;
+  const Lanes<T> left_d = splat_as(T(0.5)) * right;
+  const Lanes<T> tanh_d = fma_lanes(-t, t, splat_as(T(1)));
+  const Lanes<T> inner_d = splat_as(kTanhBeta<T>) * fma_lanes(splat_as(T(3) * kTanhKappa<T>), x_sq, splat_as(T(1)));
+  const Vec<T> derivative = vec::add_ordered(Vec<T>::native(left_d), Vec<T>::native(left * tanh_d * inner_d));
   return vec::mul_ordered(derivative, dy);
 }
 #endif
@@ -89,8 +102,8 @@ inline Vec<T> lanes(const Vec<T>& x, T (*f)(T)) {
 template <class T>
 T gelu_scalar(T x) { return x * T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2))); }
 
-// tanh form: inner = kBeta * fma(kKappa, x^3, x) (contracted in the -mfma builds); std::tanh in the scalar
-// tail (and in double's vector body here), Sleef's in float's vector body (gelu_tanh_lanes).
+// tanh form: inner = kBeta * fma(kKappa, x^3, x) (contracted in the -mfma builds); std::tanh (glibc, as torch's
+// scalar lambda) in the scalar tail, Sleef's in the vector body (gelu_tanh_lanes; per lane on DEFAULT).
 template <class T>
 T gelu_tanh_scalar(T x) {
   const T x_cube = x * x * x;
@@ -139,9 +152,10 @@ void gelu_kernel(TensorIter& iter, bool tanh) {
         cpu_kernel_vec(iter, [](T x) -> T { return gelu_tanh_scalar(x); },
                        [](Vec<T> x) {
 #if defined(DC_VEC_X86)
-                         if constexpr (std::is_same_v<T, float>) return gelu_tanh_lanes(x);
+                         return gelu_tanh_lanes(x);
+#else
+                         return lanes<T>(x, &gelu_tanh_scalar<T>);  // vec_base.h's tanh: std::tanh per lane
 #endif
-                         return lanes<T>(x, &gelu_tanh_scalar<T>);  // Vectorized<double>::tanh: std::tanh here
                        }, grain);
       } else {
         cpu_kernel_vec(iter, [](T x) -> T { return gelu_scalar(x); },
@@ -163,9 +177,10 @@ void gelu_backward_kernel(TensorIter& iter, bool tanh) {
         cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_tanh_bw_scalar(dy, x); },
                        [](Vec<T> dy, Vec<T> x) {
 #if defined(DC_VEC_X86)
-                         if constexpr (std::is_same_v<T, float>) return gelu_tanh_bw_lanes(dy, x);
-#endif
+                         return gelu_tanh_bw_lanes(dy, x);
+#else
                          return Vec<T>::zip(dy, x, [](T a, T b) { return gelu_tanh_bw_scalar(a, b); });
+#endif
                        });
       } else {
         cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_bw_scalar(dy, x); },
