@@ -7,23 +7,22 @@ namespace {
 
 struct DTypeInfo {
   DType dtype;
-  size_t itemsize;
   std::string_view name;         // torch.<name>
   std::string_view scalar_type;  // c10::ScalarType name, used in torch's messages
   std::string_view type_meta;    // caffe2::TypeMeta's C++ name, which some of torch's messages print
 };
 
 constexpr std::array<DTypeInfo, kDTypeCount> kDTypeInfo{{
-    {DType::Bool, 1, "bool", "Bool", "bool"},
-    {DType::UInt8, 1, "uint8", "Byte", "unsigned char"},
-    {DType::Int8, 1, "int8", "Char", "signed char"},
-    {DType::Int16, 2, "int16", "Short", "short int"},
-    {DType::Int32, 4, "int32", "Int", "int"},
-    {DType::Int64, 8, "int64", "Long", "long int"},
-    {DType::Float16, 2, "float16", "Half", "c10::Half"},
-    {DType::BFloat16, 2, "bfloat16", "BFloat16", "c10::BFloat16"},
-    {DType::Float32, 4, "float32", "Float", "float"},
-    {DType::Float64, 8, "float64", "Double", "double"},
+    {DType::Bool, "bool", "Bool", "bool"},
+    {DType::UInt8, "uint8", "Byte", "unsigned char"},
+    {DType::Int8, "int8", "Char", "signed char"},
+    {DType::Int16, "int16", "Short", "short int"},
+    {DType::Int32, "int32", "Int", "int"},
+    {DType::Int64, "int64", "Long", "long int"},
+    {DType::Float16, "float16", "Half", "c10::Half"},
+    {DType::BFloat16, "bfloat16", "BFloat16", "c10::BFloat16"},
+    {DType::Float32, "float32", "Float", "float"},
+    {DType::Float64, "float64", "Double", "double"},
 }};
 
 constexpr DType b1 = DType::Bool, u1 = DType::UInt8, i1 = DType::Int8, i2 = DType::Int16,
@@ -53,7 +52,6 @@ const DTypeInfo& info(DType t) { return kDTypeInfo[static_cast<int>(t)]; }
 
 }  // namespace
 
-size_t itemsize(DType t) { return info(t).itemsize; }
 std::string_view dtype_name(DType t) { return info(t).name; }
 std::string_view scalar_type_name(DType t) { return info(t).scalar_type; }
 std::string_view type_meta_name(DType t) { return info(t).type_meta; }

@@ -15,7 +15,11 @@ namespace dc {
 enum class DType : int8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64 };
 inline constexpr int kDTypeCount = 10;
 
-size_t itemsize(DType t);
+/// Bytes per element. Inline: every new tensor and every iterator set-up asks.
+inline size_t itemsize(DType t) {
+  constexpr uint8_t kItemsize[kDTypeCount] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};  // in DType order
+  return kItemsize[static_cast<int>(t)];
+}
 /// torch's primary name: "float32", "int64", "bool", ...
 std::string_view dtype_name(DType t);
 /// torch's ScalarType spelling used in error messages: "Float", "Long", "Bool", "BFloat16", ...

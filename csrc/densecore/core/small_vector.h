@@ -31,7 +31,9 @@ class SmallVector {
   using reverse_iterator = std::reverse_iterator<T*>;
   using const_reverse_iterator = std::reverse_iterator<const T*>;
 
-  SmallVector() = default;
+  // User-provided, so that value-initialisation (T(), emplace_back()) runs it rather than first zero-filling the
+  // inline room: that `rep stos` was most of an iterator's set-up.
+  SmallVector() noexcept {}
   explicit SmallVector(size_t n) { resize(n); }
   SmallVector(size_t n, const T& value) { assign(n, value); }
   SmallVector(std::initializer_list<T> list) { assign(list.begin(), list.end()); }

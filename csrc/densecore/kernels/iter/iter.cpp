@@ -59,18 +59,17 @@ DType result_type(std::span<const Tensor> tensors) {
 
 TensorIter::TensorIter(const IterConfig& config, const Tensor& out, std::span<const Tensor> inputs) {
   ops_.reserve(inputs.size() + 1);
-  IterOperand o;
+  // In place: an IterOperand moved into the vector costs a copy of its inline stride vector.
+  IterOperand& o = ops_.emplace_back();
   o.tensor = out;
   o.is_output = true;
-  ops_.push_back(std::move(o));
+  if (out.defined()) o.dtype = out.dtype();
   for (const Tensor& t : inputs) {
-    IterOperand in;
+    IterOperand& in = ops_.emplace_back();
     in.tensor = t;
     in.dtype = t.dtype();
     if (out.defined() && t.is_same(out)) ops_[0].is_read_write = true;  // mark_outputs
-    ops_.push_back(std::move(in));
   }
-  if (out.defined()) ops_[0].dtype = out.dtype();
   build(config);
 }
 
@@ -365,12 +364,28 @@ void TensorIter::for_each(Loop2d loop, int64_t grain) const {
 void TensorIter::serial_for_each(Loop2d loop, int64_t begin, int64_t end) const {
   const int nt = ntensors();
   const int64_t nd = ndim();
+  if (nd <= 1 && nt <= kMaxOneStepTensors) return serial_for_each_one_step(loop, begin, end);
   SmallVector<int64_t, 20> strides(size_t(nt) * size_t(nd));
   for (int64_t d = 0; d < nd; ++d)
     for (int t = 0; t < nt; ++t) strides[d * nt + t] = ops_[t].stride_bytes[d];
   SmallVector<char*, 4> base(static_cast<size_t>(nt));
   for (int t = 0; t < nt; ++t) base[t] = data_ptr(t);
   serial_for_each_strided(shape_, strides, base, loop, begin, end);
+}
+
+// One dimension (or none) is one call of the loop, as serial_for_each_strided makes it, set up on the stack:
+// most of a tiny op's loop time was the general path's four small vectors.
+void TensorIter::serial_for_each_one_step(Loop2d loop, int64_t begin, int64_t end) const {
+  if (end <= begin) return;
+  const int nt = ntensors();
+  char* ptrs[kMaxOneStepTensors];
+  int64_t strides[2 * kMaxOneStepTensors] = {};  // inner strides, then the outer ones (0: no second dim)
+  for (int t = 0; t < nt; ++t) {
+    const int64_t s = ndim() == 1 ? ops_[t].stride_bytes[0] : 0;
+    strides[t] = s;
+    ptrs[t] = data_ptr(t) + begin * s;
+  }
+  loop(ptrs, strides, end - begin, 1);
 }
 
 // ---- DimCounter and the serial loop both iterators share -----------------------------------------

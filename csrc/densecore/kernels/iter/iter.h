@@ -94,6 +94,7 @@ inline IterConfig float_op_config() {
 }
 
 struct IterOperand {
+  IterOperand() {}  // user-provided: emplace_back() then skips zero-filling stride_bytes' inline room
   Tensor tensor;    // what the loop reads or writes (may be a casted temporary)
   Tensor original;  // defined when `tensor` is a temporary standing in for this tensor
   DType dtype = DType::Float32;
@@ -152,6 +153,8 @@ class TensorIter {
   void set_output(IterOperand& op, Tensor fresh);
   void coalesce_dimensions();
   void check_mem_overlaps(const IterConfig& config) const;
+  static constexpr int kMaxOneStepTensors = 8;
+  void serial_for_each_one_step(Loop2d loop, int64_t begin, int64_t end) const;
 
   SmallVector<IterOperand, 4> ops_;  // outputs first; 4 inline as ATen's operands_
   int num_outputs_ = 1;
