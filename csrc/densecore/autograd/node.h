@@ -99,6 +99,7 @@ struct ViewMeta {
 
 /// What a tensor taking part in autograd carries (torch's AutogradMeta).
 struct AutogradMeta final : AutogradMetaInterface {
+  AutogradMeta() {}  // user-provided: make_shared (every recorded output) then skips zero-filling the struct
   bool requires_grad() const override;
   /// Guards what backward and forward may touch from different threads on a shared tensor: the
   /// cached accumulator, .grad accumulation, a view's refreshed grad_fn (torch's AutogradMeta::mutex_).

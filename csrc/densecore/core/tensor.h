@@ -41,6 +41,7 @@ struct VersionCounter {
 };
 
 struct TensorImpl {
+  TensorImpl() {}  // user-provided: make_shared then skips zero-filling the inline room of sizes and strides
   Storage storage;
   Shape sizes;
   Strides strides;

@@ -379,10 +379,11 @@ void TensorIter::serial_for_each_one_step(Loop2d loop, int64_t begin, int64_t en
   if (end <= begin) return;
   const int nt = ntensors();
   char* ptrs[kMaxOneStepTensors];
-  int64_t strides[2 * kMaxOneStepTensors] = {};  // inner strides, then the outer ones (0: no second dim)
+  int64_t strides[2 * kMaxOneStepTensors];  // inner strides, then the outer ones (0: no second dim)
   for (int t = 0; t < nt; ++t) {
     const int64_t s = ndim() == 1 ? ops_[t].stride_bytes[0] : 0;
     strides[t] = s;
+    strides[nt + t] = 0;
     ptrs[t] = data_ptr(t) + begin * s;
   }
   loop(ptrs, strides, end - begin, 1);
