@@ -4,7 +4,10 @@
 // with expk2, POLY10 of src/common/estrin.h and the ENABLE_FMA_DP double-double helpers of src/common/dd.h).
 // SLEEF's own operations in its order, on every lane at once (GCC vector types at the capability's width), so
 // GCC emits vector code; every FMA of SLEEF's AVX2/AVX-512 build is written out. AVX2/AVX-512 builds only.
+// The double-double helpers, estrin and exp_reduce are also sleef_erf.h's (xerf_u1 and its expk).
 #pragma once
+
+#include <bit>
 
 #include "densecore/kernels/vec/lane_math.h"
 
@@ -159,28 +162,46 @@ inline DLanes ldexp2_lanes(DLanes d, LLanes e) {  // vldexp2_vd_vd_vi: two steps
   return d * vec::pow2i_lanes(e >> 1) * vec::pow2i_lanes(e - (e >> 1));
 }
 
-/// POLY4 of estrin.h: (c3 x + c2) x2 + (c1 x + c0), three FMAs.
-inline DLanes poly4(DLanes x, DLanes x2, double c3, double c2, double c1, double c0) {
-  return fma_d(x2, fma_d(x, splat_d(c3), splat_d(c2)), fma_d(x, splat_d(c1), splat_d(c0)));
+inline D2Lanes dd_normalize(D2Lanes t) {  // ddnormalize_vd2_vd2
+  const DLanes s = t.hi + t.lo;
+  return {s, (t.hi - s) + t.lo};
 }
-/// expk2's polynomial, POLY10(s, s2, s4, s8, ...) in estrin.h's grouping.
-inline DLanes expk2_poly(DLanes s, DLanes s2, DLanes s4, DLanes s8) {
-  const DLanes hi = fma_d(s, splat_d(+0.1602472219709932072e-9), splat_d(+0.2092255183563157007e-8));
-  const DLanes mid = poly4(s, s2, +0.2505230023782644465e-7, +0.2755724800902135303e-6,
-                           +0.2755731892386044373e-5, +0.2480158735605815065e-4);
-  const DLanes lo = poly4(s, s2, +0.1984126984148071858e-3, +0.1388888888886763255e-2,
-                          +0.8333333333333347095e-2, +0.4166666666666669905e-1);
-  return fma_d(s8, hi, fma_d(s4, mid, lo));
+
+/// POLYn of estrin.h for any n: c holds the n coefficients, highest degree first, and pw the powers x, x^2,
+/// x^4, ... SLEEF's grouping: the low half is POLYm over the largest power of two m below n, the rest
+/// POLY(n-m) times x^m, added in one FMA (POLY4 = fma(x2, fma(x, c3, c2), fma(x, c1, c0)), POLY21 =
+/// fma(x16, POLY5, POLY16), ...).
+template <int N>
+inline DLanes estrin(const DLanes* pw, const DLanes* c) {
+  if constexpr (N == 1) {
+    return c[0];
+  } else {
+    constexpr unsigned m = std::bit_floor(unsigned(N - 1));
+    return fma_d(pw[std::countr_zero(m)], estrin<N - int(m)>(pw, c), estrin<int(m)>(pw, c + (N - int(m))));
+  }
+}
+
+/// The argument reduction shared by expk and expk2: q = rint(d / ln2) (q's low 32 bits, for ldexp2_lanes)
+/// and s = d - q ln2 in a double-double, ln2 split in two (L2U, L2L of SLEEF's misc.h).
+inline D2Lanes exp_reduce(D2Lanes d, LLanes& q) {
+  const DLanes dq = vec::rint_lanes_d((d.hi + d.lo) * splat_d(1.442695040888963407359924681001892137426645954152985934135449406931));
+  q = vec::rint_i32_lanes(dq);
+  const D2Lanes s = dd_add2(d, dq * splat_d(-.69314718055966295651160180568695068359375));
+  return dd_add2(s, dq * splat_d(-.28235290563031577122588448175013436025525412068e-12));
 }
 
 /// expk2: exp of a double-double, as a double-double (0 below -1000).
 inline D2Lanes expk2_lanes(D2Lanes d) {
-  const DLanes dq = vec::rint_lanes_d((d.hi + d.lo) * splat_d(1.442695040888963407359924681001892137426645954152985934135449406931));
-  const LLanes q = vec::rint_i32_lanes(dq);
-  D2Lanes s = dd_add2(d, dq * splat_d(-.69314718055966295651160180568695068359375));
-  s = dd_add2(s, dq * splat_d(-.28235290563031577122588448175013436025525412068e-12));
+  LLanes q;
+  const D2Lanes s = exp_reduce(d, q);
   const D2Lanes s2 = dd_squ(s), s4 = dd_squ(s2);
-  const DLanes u = expk2_poly(s.hi, s2.hi, s4.hi, s4.hi * s4.hi);
+  const DLanes pw[] = {s.hi, s2.hi, s4.hi, s4.hi * s4.hi};
+  const DLanes c[] = {splat_d(+0.1602472219709932072e-9), splat_d(+0.2092255183563157007e-8),
+                      splat_d(+0.2505230023782644465e-7), splat_d(+0.2755724800902135303e-6),
+                      splat_d(+0.2755731892386044373e-5), splat_d(+0.2480158735605815065e-4),
+                      splat_d(+0.1984126984148071858e-3), splat_d(+0.1388888888886763255e-2),
+                      splat_d(+0.8333333333333347095e-2), splat_d(+0.4166666666666669905e-1)};
+  const DLanes u = estrin<10>(pw, c);
   D2Lanes t = dd_add(splat_d(0.5), dd_mul(s, splat_d(+0.1666666666666666574e+0)));
   t = dd_add(splat_d(1.0), dd_mul(t, s));
   t = dd_add(splat_d(1.0), dd_mul(t, s));

@@ -120,6 +120,15 @@ inline DLanes pow2i_lanes(LLanes q) {
   return DLanes(ULanes(q + 0x3ff) << 52);
 }
 
+/// Whether every lane of a compare mask (all ones or zero per lane) is set: SLEEF's vtestallones_i_vo64.
+inline bool all_lanes(LLanes mask) {
+#if defined(DC_CPU_CAPABILITY_AVX512)
+  return _mm512_cmpneq_epi64_mask(__m512i(mask), _mm512_setzero_si512()) == 0xff;
+#else
+  return _mm256_movemask_pd(__m256d(mask)) == 0xf;
+#endif
+}
+
 /// sleef::expf_u10 (sleef_port.h) on every lane: Sleef_expf8_u10 / expf16_u10 as torch runs them.
 inline FLanes expf_u10_lanes(FLanes d) {
   const ILanes q = rint_lanes(d * splat(1.442695040888963407359924681001892137426645954152985934135449406931f));
