@@ -1,7 +1,7 @@
 """nn layers against torch, bitwise: embedding (forward, EmbeddingBackward0 with repeated ids, padding_idx,
 scale_grad_by_freq), layer_norm (RowwiseMoments forward, NativeLayerNormBackward0 incl. the per-thread dgamma/dbeta
-buffers), gelu (erf and tanh forms, float32 and float64 tanh, vector body + scalar tail, random bit patterns and NaN
-payloads, GeluBackward0), dropout (bernoulli_ noise, MulBackward0),
+buffers), gelu (erf and tanh forms, float32 and float64, vector body + scalar tail, random bit patterns and NaN payloads,
+GeluBackward0), dropout (bernoulli_ noise, MulBackward0),
 and the nn modules (default inits after manual_seed, state_dict, named_parameters with tied weights, apply order,
 load_state_dict errors). Every case runs at the native capability, ATEN_CPU_CAPABILITY=avx2 and OMP_NUM_THREADS=1.
 """
@@ -151,30 +151,59 @@ y = F.gelu(x, approximate='{a}')
 y.backward(g)
 out = [y, x.grad]
 """
-    # float64 tanh form: SLEEF's xtanh (double-double expk2, the 18.714973875 cutoff, reached near x = 7.145)
-    # in the whole-vector body, std::tanh in the scalar tail (n mod 2V: 8 on AVX2, 16 on AVX-512).
-    for n in [1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 1000, 16385]:
-        c[f"gelu_tanh_f64_{n}"] = f"""
+    # float64, both forms: SLEEF's xerf_u1 (Sleef_erfd4/8_u10: its |x| <= 2.5 and far branches, reached near
+    # x = 3.54, the 1e-8 and 6 cutoffs) or xtanh (double-double expk2, the 18.714973875 cutoff, reached near
+    # x = 7.145) in the whole-vector body, glibc erf / tanh in the scalar tail (n mod 2V: 8 on AVX2, 16 on
+    # AVX-512); 40001 is above GELU's 16384-element multi-threading threshold.
+    for a, name in (("none", "gelu_f64"), ("tanh", "gelu_tanh_f64")):
+        for n in [1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 1000, 16385, 40001]:
+            c[f"{name}_{n}"] = f"""
 x = vals(({n},), {n}, scale=8.0, dtype='float64').requires_grad_()
-y = F.gelu(x, approximate='tanh')
+y = F.gelu(x, approximate='{a}')
 y.backward(vals(({n},), {n + 1}, dtype='float64'))
 out = [y, x.grad]
 """
-    c["gelu_tanh_f64_randn_100003"] = """
+        c[f"{name}_randn_100003"] = f"""
 torch.manual_seed(3)
 x = (torch.randn(100003, dtype=torch.float64) * 3).requires_grad_()
-y = F.gelu(x, approximate='tanh')
+y = F.gelu(x, approximate='{a}')
 y.backward(torch.randn(100003, dtype=torch.float64))
 out = [y, x.grad]
 """
-    for n in (100003, 33):
-        c[f"gelu_tanh_f64_random_bits_{n}"] = f"""
+        for n in (100003, 33):
+            c[f"{name}_random_bits_{n}"] = f"""
 import random
 r = random.Random({n})
 bits = lambda: torch.tensor([r.getrandbits(64) - (1 << 63) for _ in range({n})], dtype=torch.int64).view(torch.float64)
 x = bits().requires_grad_()
-y = F.gelu(x, approximate='tanh')
+y = F.gelu(x, approximate='{a}')
 y.backward(bits())
+out = [y, x.grad]
+"""
+    # Exact form: x * sqrt(1/2) on both sides of xerf_u1's 2.5 branch point, its 6 saturation, its 1e-8 linear
+    # cutoff and where the far branch first rounds to 1 (5.92158719579450), three ulps each way; zeros,
+    # infinities, denormals, huge x, NaN payloads in x and dy (the forward's x * 0.5 first, the backward's
+    # derivative first), in the vector body and again in the tail (16 * 3 + 3).
+    c["gelu_f64_special"] = """
+import math
+def around(b, k=3):
+    lo, hi, out = b, b, [b]
+    for _ in range(k):
+        lo, hi = math.nextafter(lo, 0), math.nextafter(hi, 99)
+        out += [lo, -hi]
+    return out
+v = [0., -0., float('inf'), -float('inf'), float('nan'), 1e300, -1e-300, 5e-324, -1e-320, 0.5, -1.0, 20.0]
+for b in (2.5, 6.0, 1e-8, 5.9215871957945012):
+    v += around(b * math.sqrt(2))
+v += [3.0, -4.0, 8.0, -9.0, 1e-9, 2.0, -7.5, 37.0]
+assert len(v) == 48
+x = torch.tensor(v + v[:3], dtype=torch.float64)
+x[[8, 17, 30, 49]] = torch.tensor([0x7ff8000000000123, 0x7ff0000000000001, -0x7ffabc, 0x7ff40000000000ab], dtype=torch.int64).view(torch.float64)
+x.requires_grad_()
+g = torch.linspace(-2, 2, 51, dtype=torch.float64)
+g[[8, 9, 31, 50]] = torch.tensor([0x7ff8000000000777, -0x666, 0x7ff80000000aaaaa, 0x7ff8000000000999], dtype=torch.int64).view(torch.float64)
+y = F.gelu(x)
+y.backward(g)
 out = [y, x.grad]
 """
     # Both sides of the cutoff, x^3 overflowing, tiny and denormal x, NaN payloads in x and dy (the forward's

@@ -1,14 +1,15 @@
 // GELU forward and backward, mirroring aten/src/ATen/native/cpu/Activation.cpp (GeluKernelImpl,
 // GeluBackwardKernelImpl) and Gelu.h, torch 2.14.1: ALSO_REGISTER_AVX512_DISPATCH, so AVX-512
 // machines run 16 lanes. cpu_kernel_vec: the vector body uses Vectorized<float>::erf() (torch's own
-// A&S polynomial around Sleef_expf*_u10, vec256_float.h / vec512_float.h), the scalar tail glibc erff.
+// A&S polynomial around Sleef_expf*_u10, vec256_float.h / vec512_float.h) or Vectorized<double>::erf()
+// (Sleef_erfd4/8_u10, vec256_double.h / vec512_double.h), the scalar tail glibc erff / erf.
 #include <cmath>
 
 #include "densecore/kernels/iter/loops.h"
 #include "densecore/kernels/stubs/nn_stubs.h"
 #include "densecore/kernels/vec/lane_math.h"
 #if defined(DC_VEC_X86)
-#include "densecore/kernels/cpu/sleef_tanh.h"
+#include "densecore/kernels/cpu/sleef_erf.h"
 #endif
 
 namespace dc {
@@ -37,23 +38,34 @@ inline FLanes erf_lanes(FLanes x) {
   const FLanes y = fma_lanes(e * t, r, splat(1.0f));
   return FLanes(ILanes(y) ^ sign);
 }
-/// gelu_scalar's formula on every float lane, with Vectorized<float>::erf: x * 0.5 * (1 + erf(x * sqrt(1/2))),
-/// left to right.
-inline Vec<float> gelu_lanes(const Vec<float>& x) {
-  const FLanes erf = erf_lanes(x.v * splat(float(M_SQRT1_2)));
-  return Vec<float>::native((x.v * splat(0.5f)) * (splat(1.0f) + erf));
-}
-/// gelu_bw_lane<float> on every lane: dy * fma(x, pdf, cdf).
-inline Vec<float> gelu_bw_lanes(const Vec<float>& dy, const Vec<float>& x) {
-  const FLanes cdf = splat(0.5f) * (splat(1.0f) + erf_lanes(x.v * splat(float(M_SQRT1_2))));
-  const FLanes pdf = splat(float(M_2_SQRTPI * M_SQRT1_2 * 0.5)) * vec::expf_u10_lanes((x.v * x.v) * splat(-0.5f));
-  return Vec<float>::native(dy.v * fma_lanes(x.v, pdf, cdf));
-}
-
 template <class T>
 using Lanes = typename vec::VecLanes<T>::native_t;
 template <class T>
 inline Lanes<T> splat_as(T c) { return Vec<T>(c).v; }
+/// Vectorized<T>::erf(): torch's A&S for float (erf_lanes), SLEEF's xerf_u1 for double (sleef_erf.h).
+inline FLanes vectorized_erf(FLanes x) { return erf_lanes(x); }
+inline vec::DLanes vectorized_erf(vec::DLanes x) { return sleef::erf_u10_lanes(x); }
+/// Vectorized<T>::exp(): Sleef_expf8/16_u10 as whole vectors, Sleef_expd4/8_u10 lane by lane (sleef_port.h).
+inline FLanes vectorized_exp(FLanes x) { return vec::expf_u10_lanes(x); }
+inline vec::DLanes vectorized_exp(vec::DLanes x) { return vec::exp_lanes(Vec<double>::native(x)).v; }
+
+/// gelu_scalar's formula on every float or double lane, with Vectorized<T>::erf: x * 0.5 * (1 + erf(x *
+/// sqrt(1/2))), left to right. Where x is NaN, torch's machine code has x * 0.5 as the first operand of the
+/// last product (x's NaN wins over erf's): pinned (Note [NaN operand order]).
+template <class T>
+inline Vec<T> gelu_lanes(const Vec<T>& x) {
+  const Lanes<T> erf = vectorized_erf(x.v * splat_as(T(M_SQRT1_2)));
+  return vec::mul_ordered(Vec<T>::native(x.v * splat_as(T(0.5))), Vec<T>::native(splat_as(T(1)) + erf));
+}
+/// gelu_bw_lane on every float or double lane: dy * fma(x, pdf, cdf), the derivative first in the product
+/// with dy as in torch's machine code (pinned, Note [NaN operand order]).
+template <class T>
+inline Vec<T> gelu_bw_lanes(const Vec<T>& dy, const Vec<T>& x) {
+  const Lanes<T> cdf = splat_as(T(0.5)) * (splat_as(T(1)) + vectorized_erf(x.v * splat_as(T(M_SQRT1_2))));
+  const Lanes<T> pdf = splat_as(T(M_2_SQRTPI * M_SQRT1_2 * 0.5)) * vectorized_exp((x.v * x.v) * splat_as(T(-0.5)));
+  return vec::mul_ordered(Vec<T>::native(fma_lanes(x.v, pdf, cdf)), dy);
+}
+
 /// Vectorized<T>::tanh(): Sleef_tanhf8/16_u10 for float, Sleef_tanhd4/8_u10 for double (sleef_tanh.h).
 inline FLanes sleef_tanh(FLanes x) { return sleef::tanhf_u10_lanes(x); }
 inline vec::DLanes sleef_tanh(vec::DLanes x) { return sleef::tanh_u10_lanes(x); }
@@ -120,8 +132,8 @@ T gelu_bw_scalar(T dy, T x) {
   return dy * (cdf + x * pdf);
 }
 template <class T>
-T gelu_bw_lane(T dy, T x) {
-  const T cdf = T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));  // Vectorized<T>::erf: std::erf but for float
+T gelu_bw_lane(T dy, T x) {  // the DEFAULT build's vector body: vec_base.h's erf and exp are std::erf / std::exp
+  const T cdf = T(0.5) * (T(1) + std::erf(x * T(M_SQRT1_2)));
   const T pdf = T(M_2_SQRTPI * M_SQRT1_2 * 0.5) * vec::exp_lane(x * x * T(-0.5));
   return dy * vec::fmadd_contracted(x, pdf, cdf);
 }
@@ -161,9 +173,10 @@ void gelu_kernel(TensorIter& iter, bool tanh) {
         cpu_kernel_vec(iter, [](T x) -> T { return gelu_scalar(x); },
                        [](Vec<T> x) {
 #if defined(DC_VEC_X86)
-                         if constexpr (std::is_same_v<T, float>) return gelu_lanes(x);
+                         return gelu_lanes(x);
+#else
+                         return lanes<T>(x, &gelu_scalar<T>);  // vec_base.h's erf: std::erf per lane
 #endif
-                         return lanes<T>(x, &gelu_scalar<T>);  // Vectorized<double>::erf is std::erf
                        }, grain);
       }
     }
@@ -186,9 +199,10 @@ void gelu_backward_kernel(TensorIter& iter, bool tanh) {
         cpu_kernel_vec(iter, [](T dy, T x) -> T { return gelu_bw_scalar(dy, x); },
                        [](Vec<T> dy, Vec<T> x) {
 #if defined(DC_VEC_X86)
-                         if constexpr (std::is_same_v<T, float>) return gelu_bw_lanes(dy, x);
-#endif
+                         return gelu_bw_lanes(dy, x);
+#else
                          return Vec<T>::zip(dy, x, [](T a, T b) { return gelu_bw_lane(a, b); });
+#endif
                        });
       }
     }
