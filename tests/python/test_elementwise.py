@@ -180,6 +180,9 @@ def special_bits_cases():
     for dt in FLOATS:
         for n in (1, 7, 15, 17, 31, 33, 47, 100, 40013, 65541):
             cases[f"floordiv-{dt}-{n}"] = f"a = bits('{dt}', {n}, 1); b = bits('{dt}', {n}, 2); out = a // b"
+            # trunc division's vector body is one vroundps/vroundpd over a / b, its tail std::trunc
+            cases[f"div_trunc-{dt}-{n}"] = (f"a = bits('{dt}', {n}, 1); b = bits('{dt}', {n}, 2); "
+                                            "out = torch.div(a, b, rounding_mode='trunc')")
         pre = f"A = bits('{dt}', 600, 3); B = bits('{dt}', 600, 4); "
         for lname, code in {"expand_b": "a = A[:100]; b = B[3:4].expand(100)",
                             "expand_a": "a = A[3:4].expand(100); b = B[:100]",

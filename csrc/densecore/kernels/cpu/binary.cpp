@@ -209,7 +209,7 @@ void div_trunc_kernel(TensorIter& iter) {
               if constexpr (kReduced<T>) return scalar_from_float<T>(std::trunc(float(q)));
               else return std::trunc(q);
             },
-            [](Vec<T> a, Vec<T> b) { return (a / b).map([](auto x) { return std::trunc(x); }); });
+            [](Vec<T> a, Vec<T> b) { return vec::trunc(a / b); });  // one vroundps, not a lane loop
     });
   }
 }
