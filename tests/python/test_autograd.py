@@ -190,6 +190,14 @@ ENGINE_CASES = {
                        "att = F.softmax(att, dim=-1)\n"
                        "y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)\n"
                        "y = bw(F.linear(y, Wp) + x)\nout = [y, x.grad, Wa.grad, ba.grad, Wp.grad]",
+    # The engine sums a second contribution into the first one's memory only when nothing else can see it
+    # (torch's can_accumulate_inplace): a seed the caller holds, or a view of it, stays as it was.
+    "accumulate_inplace_seed": "a = leaf((5,), 1); h = a * 2; keep = vals((5,), 2); "
+                               "torch.autograd.backward([h * 3, h.clone()], [vals((5,), 3), keep]); out = [keep, a.grad]",
+    "accumulate_inplace_seed_view": "a = leaf((6,), 1); h = a * 2; keep = vals((2, 3), 2); "
+                                    "torch.autograd.backward([h * 3, h.view(2, 3)], [vals((6,), 3), keep]); out = [keep, a.grad]",
+    "accumulate_inplace_transposed": "a = leaf((3, 4), 1); h = a * 2; y = bw(h.t() * vals((4, 3), 2) + h.t() * 3); "
+                                     "out = [y, a.grad, a.grad.stride()]",
     "accumulate_twice": "a = leaf((5,), 1); y = a * vals((5,), 2); bw(y, 3); y2 = a * vals((5,), 4) + a; bw(y2, 6); out = [a.grad]",
     "retain_graph": "a = leaf((5,), 1); y = a * a; y.backward(vals((5,), 3), retain_graph=True); y.backward(vals((5,), 4)); out = [a.grad]",
     "second_backward_error": oracle.raises(RuntimeError, "a = leaf((5,), 1); y = a * a; y.sum().backward(); y.sum().backward()"),

@@ -19,11 +19,24 @@ namespace {
 struct InputBuffer {
   std::vector<Tensor> slots;
   explicit InputBuffer(size_t n) : slots(n) {}
-  // First contribution is stored as is; later ones are summed old + new (torch's accumulate).
+  // First contribution is stored as is; later ones are summed old + new (torch's accumulate,
+  // input_buffer.cpp). Backward runs without grad mode, so, as torch does, the sum goes into old's own
+  // memory when nothing else can see it: same values, old's layout, no new buffer.
   void add(uint32_t pos, Tensor&& grad) {
     if (!grad.defined()) return;
     Tensor& old = slots[pos];
-    old = old.defined() ? dc::add(old, grad, Scalar::from_int(1)) : std::move(grad);
+    if (!old.defined()) {
+      old = std::move(grad);
+    } else if (can_accumulate_inplace(old)) {
+      dc::add(old, grad, Scalar::from_int(1), old);
+    } else {
+      old = dc::add(old, grad, Scalar::from_int(1));
+    }
+  }
+  // torch's can_accumulate_inplace: this handle is the tensor's and its storage's only owner, and the
+  // layout is non-overlapping and dense.
+  static bool can_accumulate_inplace(const Tensor& t) {
+    return t.impl_ptr().use_count() == 1 && t.storage().use_count() == 1 && t.is_non_overlapping_and_dense();
   }
 };
 
