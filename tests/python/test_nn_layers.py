@@ -255,6 +255,11 @@ def module_cases():
     c = {}
     c["linear_init"] = "torch.manual_seed(0); m = nn.Linear(7, 5); out = [m.weight, m.bias, m.weight.requires_grad, type(m.weight).__name__]"
     c["linear_init_128"] = "torch.manual_seed(1337); m = nn.Linear(128, 384, bias=False); out = [m.weight, m.bias]"
+    # forward reads weight and bias from _parameters; once they are plain attributes it reads those.
+    c["linear_weight_replaced"] = ("torch.manual_seed(2); m = nn.Linear(6, 4); w = vals((4, 6), 3); del m.weight; m.weight = w; "
+                                   "del m.bias; m.bias = None; x = vals((3, 6), 1); out = [m(x), 'weight' in m._parameters]")
+    c["layer_norm_weight_replaced"] = ("m = nn.LayerNorm(6); del m.bias; m.bias = vals((6,), 4); x = vals((3, 6), 1); "
+                                       "out = [m(x), 'bias' in m._parameters]")
     c["linear_fwd_bwd"] = "torch.manual_seed(2); m = nn.Linear(6, 4); x = vals((3, 6), 1); y = m(x); y.sum().backward(); out = [y, m.weight.grad, m.bias.grad]"
     c["emb_init"] = "torch.manual_seed(3); m = nn.Embedding(65, 128); out = [m.weight, torch.rand(2)]"
     c["emb_init_small"] = "torch.manual_seed(3); m = nn.Embedding(3, 5); out = [m.weight, torch.rand(2)]"

@@ -5,7 +5,7 @@ from ... import _C
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from .module import Module
+from .module import Module, weight_and_bias
 
 
 class Identity(Module):
@@ -37,7 +37,7 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):  # noqa: A002
-        return F.linear(input, self.weight, self.bias)
+        return F.linear(input, *weight_and_bias(self))
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

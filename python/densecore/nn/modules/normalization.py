@@ -5,7 +5,7 @@ from ... import _C
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from .module import Module
+from .module import Module, weight_and_bias
 
 
 class LayerNorm(Module):
@@ -34,7 +34,8 @@ class LayerNorm(Module):
                 init.zeros_(self.bias)
 
     def forward(self, input):  # noqa: A002
-        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+        weight, bias = weight_and_bias(self)
+        return F.layer_norm(input, self.normalized_shape, weight, bias, self.eps)
 
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
