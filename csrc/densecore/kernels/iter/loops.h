@@ -44,8 +44,17 @@ inline void basic_loop_impl(char** data, const int64_t* strides, int64_t i, int6
   }
 }
 template <class Op>
-inline void basic_loop(char** data, const int64_t* strides, int64_t i, int64_t n, Op& op) {
-  basic_loop_impl(data, strides, i, n, op, std::make_index_sequence<fn_traits<Op>::arity>{});
+inline void basic_loop(char** data, const int64_t* strides_in, int64_t i, int64_t n, Op& op) {
+  // Local copies, as Loops.h makes: a store through char* may alias any memory, so pointers and strides
+  // read through the caller's arrays would be reloaded after every element.
+  constexpr size_t kN = fn_traits<Op>::arity + 1;
+  int64_t strides[kN];
+  char* ptrs[kN];
+  for (size_t k = 0; k < kN; ++k) {
+    strides[k] = strides_in[k];
+    ptrs[k] = data[k];
+  }
+  basic_loop_impl(ptrs, strides, i, n, op, std::make_index_sequence<fn_traits<Op>::arity>{});
 }
 
 /// Loops.h vectorized_loop: S = 0 all contiguous, S = k input k is a broadcast scalar.
