@@ -303,7 +303,15 @@ def test_bad_inputs_raise_like_torch():
         "clamp_int_inplace_float": "a = torch.tensor([1, 2]); a.clamp_(0.5)",
         "where_int_cond": "out = torch.where(torch.tensor([1, 0]), 1.0, 2.0)",
         "expand_inplace": "a = torch.zeros(3).expand(2, 3); a.add_(1)",
+        # an output sharing some but not all of an input's elements (TensorIterator's partial-overlap check)
+        "partial_overlap_transpose": "a = torch.arange(16.).view(4, 4); a.add_(a.t())",
+        "partial_overlap_shifted": "a = torch.arange(8.); a[1:].mul_(a[:-1])",
+        "partial_overlap_out": "a = torch.arange(8.); torch.add(a[:4], a[2:6], out=a[3:7])",
     }.items()}
+    # overlaps torch lets through: the same elements in the same layout, disjoint ranges, non-dense views
+    cases["overlap_full"] = "a = torch.arange(8.); a.add_(a.view(8)); out = a"
+    cases["overlap_disjoint"] = "a = torch.arange(8.); a[:4].add_(a[4:]); out = a"
+    cases["overlap_not_dense"] = "a = torch.arange(16.).view(4, 4); a[::2].add_(a[1::2]); out = a"
     cases.update({name: oracle.raises(NotImplementedError, code) for name, code in {
         "bool_sub": "out = torch.tensor([True]) - torch.tensor([False])",
         "bool_sub_int": "out = torch.tensor([True]) - 1",

@@ -28,6 +28,20 @@ void assert_no_internal_overlap(const Tensor& t) {
           "memory location. Please clone() the tensor before performing the operation.");
 }
 
+void assert_no_partial_overlap(const Tensor& written, const Tensor& read) {
+  if (written.is_same(read) || written.storage() != read.storage()) return;  // storage first: cheap
+  if (written.numel() == 0 || read.numel() == 0) return;
+  if (!written.is_non_overlapping_and_dense() || !read.is_non_overlapping_and_dense()) return;
+  const char* a0 = static_cast<const char*>(written.data_ptr());
+  const char* a1 = a0 + written.numel() * int64_t(written.itemsize());
+  const char* b0 = static_cast<const char*>(read.data_ptr());
+  const char* b1 = b0 + read.numel() * int64_t(read.itemsize());
+  const bool partial = (a0 == b0 && a1 == b1) ? written.strides() != read.strides() : (a0 < b1 && b0 < a1);
+  check(!partial,
+        "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+        "memory location. Please clone() the tensor before performing the operation.");
+}
+
 int64_t wrap_dim(int64_t d, int64_t ndim) {
   const int64_t n = std::max<int64_t>(ndim, 1);  // torch treats a 0-dim tensor as having dims [-1, 0]
   check<IndexError>(d >= -n && d < n,

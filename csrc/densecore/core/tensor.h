@@ -127,6 +127,12 @@ inline bool requires_grad(const Tensor& t) {
 /// would hit one element several times).
 void assert_no_internal_overlap(const Tensor& t);
 
+/// torch's assert_no_partial_overlap (MemoryOverlap.cpp get_overlap_status): Error when `read` and
+/// `written` are views of one storage whose element ranges meet without being the same elements in the
+/// same layout (x.copy_(x.t()) would read values already overwritten). Non-dense views are too hard to
+/// tell and pass, as in torch.
+void assert_no_partial_overlap(const Tensor& written, const Tensor& read);
+
 /// at::empty_like(src, dtype) with torch.preserve_format: uninitialised, src's sizes, strides from
 /// preserve_format_strides (core/layout.h).
 Tensor empty_like_preserve(const Tensor& src, DType dtype);

@@ -105,8 +105,14 @@ void TensorIter::build(const IterConfig& config) {
 
 void TensorIter::check_mem_overlaps(const IterConfig& config) const {
   if (!config.check_mem_overlap) return;
-  const Tensor& out = ops_[0].tensor;
-  if (out.defined()) assert_no_internal_overlap(out);
+  // TensorIterator's compute_mem_overlaps: each output against itself and against every input.
+  for (int i = 0; i < num_outputs_; ++i) {
+    const Tensor& out = ops_[size_t(i)].tensor;
+    if (!out.defined()) continue;
+    assert_no_internal_overlap(out);
+    for (size_t j = size_t(num_outputs_); j < ops_.size(); ++j)
+      if (ops_[j].tensor.defined()) assert_no_partial_overlap(out, ops_[j].tensor);
+  }
 }
 
 void TensorIter::compute_shape(const IterConfig& config) {
