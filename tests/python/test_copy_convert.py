@@ -136,3 +136,24 @@ FBGEMM_ENVS = [None, {"ATEN_CPU_CAPABILITY": "avx2"}, {"ATEN_CPU_CAPABILITY": "d
 @pytest.mark.parametrize("env", FBGEMM_ENVS, ids=["native", "avx2", "default", "1thread"])
 def test_float16_float32_fbgemm_shortcut(env):
     oracle.assert_cases_equal(fbgemm_cases(), setup=FBGEMM_SETUP, env=env)
+
+
+def transpose_path_cases():
+    """Copy.cpp's transpose path: a contiguous copy of a 2-d source with strides (1, size(0)) and at least
+    60 * 60 elements goes tile by tile. Partial tiles, a storage offset, the element sizes 1 to 8 and sources
+    that just miss the path (too small, a column stride other than size(0)) are compared bit for bit."""
+    cases = {}
+    for dt in DTYPES:
+        for r, c in [(60, 60), (61, 97), (130, 250), (59, 61)]:
+            cases[f"{dt}-contiguous-{r}x{c}"] = f"x = src('{dt}', {r * c}, 30).view({c}, {r}).t(); y = x.contiguous(); out = [y, y.stride()]"
+        cases[f"{dt}-clone-offset"] = f"x = src('{dt}', 100 * 80, 31).view(100, 80)[10:].t(); out = x.clone(memory_format=torch.contiguous_format)"
+        cases[f"{dt}-copy_-into"] = f"d = torch.zeros(97, 61, dtype=torch.{dt}); d.copy_(src('{dt}', 97 * 61, 32).view(61, 97).t()); out = d"
+        cases[f"{dt}-column-stride-not-size"] = f"x = src('{dt}', 100 * 80, 33).view(100, 80)[:, :70].t(); out = x.contiguous()"
+    cases["float32-to-same-dtype"] = "x = src('float32', 64 * 70, 34).view(64, 70).t(); out = x.to(torch.float32, memory_format=torch.contiguous_format)"
+    cases["overlap-error"] = oracle.raises(RuntimeError, "x = torch.zeros(70, 70); x.copy_(x.t())")
+    return cases
+
+
+@pytest.mark.oracle
+def test_transposed_matrix_copy():
+    oracle.assert_cases_equal(transpose_path_cases(), setup=SETUP)

@@ -1,20 +1,17 @@
 // copy_ / to / contiguous / clone over the TensorIter copy kernel (kernels/cpu/copy.cpp, which
 // mirrors ATen's CopyKernel.cpp). Front-end rules from aten/src/ATen/native/Copy.cpp, including its
-// float16 <-> float32 fbgemm shortcut (kernels/baseline/copy_fbgemm.cpp), taken before any TensorIterator.
+// float16 <-> float32 fbgemm shortcut and its tiled copy of a transposed matrix: both in copy_into
+// (kernels/iter/iter.cpp), which every copy goes through.
 #include "densecore/ops/copy.h"
 
 #include "densecore/core/error.h"
-#include "densecore/kernels/baseline/copy_fbgemm.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
 
 namespace dc {
 
 // copy_'s row (csrc/op_rows.toml): non_blocking means nothing on CPU.
 const Tensor& native::copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
-  if (!self.is_same(src) && self.numel() > 0 && !copy_float16_float32_like_fbgemm(self, src)) {
-    TensorIter it = TensorIter::copy_op(self, src);
-    copy_stub(it);
-  }
+  if (!self.is_same(src)) copy_into(self, src);
   self.bump_version();
   return self;
 }

@@ -7,6 +7,7 @@
 
 #include "densecore/core/error.h"
 #include "densecore/kernels/baseline/copy_fbgemm.h"
+#include "densecore/kernels/baseline/copy_transpose.h"
 #include "densecore/kernels/stubs/copy_kernel.h"
 
 namespace dc {
@@ -481,7 +482,8 @@ void TensorIter::cast_outputs() {
 void copy_into(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;
   if (copy_float16_float32_like_fbgemm(dst, src)) return;  // torch's copy_ shortcut (Copy.cpp)
-  TensorIter it = TensorIter::copy_op(dst, src);
+  TensorIter it = TensorIter::copy_op(dst, src);  // checks sizes and overlap for both paths below
+  if (copy_transposed_matrix(dst, src)) return;   // Copy.cpp's transpose path
   copy_stub(it);
 }
 
