@@ -13,8 +13,9 @@ def weight_and_bias(module):
     """module.weight and module.bias for a layer's forward, read from _parameters where they live.
 
     `self.weight` reaches Module.__getattr__ only after CPython 3.11 has built and dropped an AttributeError
-    (about 1 us each: the batch-1 MLP step of issue 10 makes 4 such reads, an eighth of its time). If either name is not a
-    registered parameter (a parametrization, a plain tensor attribute), the attributes are read as usual.
+    (about 1 us each: the batch-1 MLP step of issue 10 makes 4 such reads, an eighth of its time). If either
+    name is not a registered parameter (a parametrization, a plain tensor attribute), the attributes are read
+    as usual.
     """
     params = module.__dict__["_parameters"]
     if "weight" in params and "bias" in params:
