@@ -5,6 +5,7 @@
 
 #include <mkl_cblas.h>
 #include <mkl_service.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <climits>
@@ -92,14 +93,36 @@ void gemm_naive(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, T alpha, co
   }
 }
 
+// Inside a parallel region MKL computes on the calling thread alone, but its threaded driver still
+// opens a nested OpenMP region (and libgomp allocates a team) for every call; the flash-attention
+// blocks make thousands of such calls per step. A thread-local MKL count of 1 for the call takes
+// the same one-thread kernel without the nested region, so the results are the same.
+class SequentialMklInParallelRegion {
+ public:
+  SequentialMklInParallelRegion() : active_(omp_in_parallel()) {
+    if (active_) previous_ = mkl_set_num_threads_local(1);
+  }
+  ~SequentialMklInParallelRegion() {
+    if (active_) mkl_set_num_threads_local(previous_);
+  }
+  SequentialMklInParallelRegion(const SequentialMklInParallelRegion&) = delete;
+  SequentialMklInParallelRegion& operator=(const SequentialMklInParallelRegion&) = delete;
+
+ private:
+  bool active_;
+  int previous_ = 0;
+};
+
 void blas_gemm(Trans ta, Trans tb, int m, int n, int k, float alpha, const float* a, int lda,
                const float* b, int ldb, float beta, float* c, int ldc) {
   const char ta_ = char(ta), tb_ = char(tb);
+  SequentialMklInParallelRegion sequential;
   sgemm_(&ta_, &tb_, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
 }
 void blas_gemm(Trans ta, Trans tb, int m, int n, int k, double alpha, const double* a, int lda,
                const double* b, int ldb, double beta, double* c, int ldc) {
   const char ta_ = char(ta), tb_ = char(tb);
+  SequentialMklInParallelRegion sequential;
   dgemm_(&ta_, &tb_, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
 }
 
