@@ -1,10 +1,12 @@
 // kernels/gemm_mkl: the MKL path and the naive path agree on exactly representable problems,
 // and degenerate leading dims (normalize_last_dims) are accepted.
 #include <gtest/gtest.h>
+#include <mkl_service.h>
 
 #include <vector>
 
 #include "densecore/kernels/blas/gemm_mkl.h"
+#include "densecore/kernels/iter/parallel.h"
 
 namespace {
 
@@ -50,6 +52,32 @@ TEST(Gemm, DegenerateLeadingDimsAreNormalized) {
   std::vector<float> c(3, 0);
   dc::cpublas::gemm<float>(Trans::N, Trans::N, 3, 1, 1, 1.f, a.data(), 0, b.data(), 0, 0.f, c.data(), 0);
   EXPECT_EQ(c, (std::vector<float>{4, 8, 12}));
+}
+
+// gemm inside a parallel region sets MKL's thread-local count to 1 for the call; each thread's
+// count must be what it was afterwards, and the results those of a call outside the region.
+TEST(Gemm, InsideAParallelRegionGivesTheSameResultsAndRestoresMklThreads) {
+  const int previous_threads = dc::get_num_threads();
+  dc::set_num_threads(2);
+  const int64_t m = 32, n = 32, k = 64;
+  const auto a = ramp<float>(m * k, 9), b = ramp<float>(k * n, 11);
+  const auto expected = gemm_nn(m, n, k, a, b);
+  const int mkl_before = mkl_get_max_threads();
+  std::vector<std::vector<float>> results(2);
+  std::vector<int> mkl_after(2, -1);
+  dc::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int mkl_in_thread = mkl_get_max_threads();
+      results[i] = gemm_nn(m, n, k, a, b);
+      mkl_after[i] = mkl_get_max_threads() == mkl_in_thread ? 1 : 0;
+    }
+  });
+  EXPECT_EQ(mkl_get_max_threads(), mkl_before);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(results[i], expected) << i;
+    EXPECT_EQ(mkl_after[i], 1) << i;
+  }
+  dc::set_num_threads(previous_threads);
 }
 
 TEST(Gemv, TransposedMatchesDot) {
