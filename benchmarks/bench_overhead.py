@@ -1,5 +1,7 @@
 """Per-op time, DenseCore vs PyTorch in the same run, as ratios: the overhead on tiny tensors (--set
-overhead, the default) or the kernels of the small-model workloads at their sizes (--set kernels).
+overhead, the default), the kernels of the small-model workloads at their sizes (--set kernels), or the
+five matrix products of the batch-32 MLP training step, one thread (--set mlp-gemms, with their sum:
+the part of that step that is MKL's sgemm in both libraries).
 
 Each library runs in its own process (they must not share one: two OpenMP runtimes, two MKLs); the
 processes alternate ROUNDS times so that machine noise hits both alike. Before timing, each op's
@@ -41,7 +43,19 @@ KERNELS = {
     "softmax 1024x65": ("torch.manual_seed(0); x = torch.randn(1024, 65)", "torch.softmax(x, -1)"),
     "log_softmax 1024x65": ("torch.manual_seed(0); x = torch.randn(1024, 65)", "torch.log_softmax(x, -1)"),
 }
-SETS = {"overhead": (OPS, 20000), "kernels": (KERNELS, 200)}
+# The MLP step of bench_workloads.py at batch 32 (64 -> 128 -> ReLU -> 32): two addmm forward, then the
+# second layer's input and weight gradients and the first layer's weight gradient.
+_MLP32 = ("torch.set_num_threads(1); torch.manual_seed(0); x = torch.randn(32, 64); w1 = torch.randn(128, 64)\n"
+          "b1 = torch.randn(128); h = torch.randn(32, 128); w2 = torch.randn(32, 128); b2 = torch.randn(32)\n"
+          "g = torch.randn(32, 32); gh = torch.randn(32, 128)")
+MLP_GEMMS = {
+    "addmm(b1, x, w1.t())": (_MLP32, "torch.addmm(b1, x, w1.t())"),
+    "addmm(b2, h, w2.t())": (_MLP32, "torch.addmm(b2, h, w2.t())"),
+    "g @ w2": (_MLP32, "g @ w2"),
+    "g.t() @ h": (_MLP32, "g.t() @ h"),
+    "gh.t() @ x": (_MLP32, "gh.t() @ x"),
+}
+SETS = {"overhead": (OPS, 20000), "kernels": (KERNELS, 200), "mlp-gemms": (MLP_GEMMS, 2000)}
 
 CHILD = r"""
 import pickle, sys, timeit
@@ -97,6 +111,10 @@ def main():
         t, d = times["torch"][name], times["densecore"][name]
         fmt = lambda v: f"{min(v):8.0f}/{statistics.median(v):8.0f}/{max(v):8.0f}"
         print(f"{name:<22} {fmt(t):>28} {fmt(d):>28} {statistics.median(d) / statistics.median(t):6.2f}")
+    if args.set == "mlp-gemms":
+        total = {lib: sum(statistics.median(v) for v in times[lib].values()) for lib in times}
+        print(f"{'sum of medians':<22} {total['torch']:>28.0f} {total['densecore']:>28.0f} "
+              f"{total['densecore'] / total['torch']:6.2f}")
 
 
 if __name__ == "__main__":

@@ -66,6 +66,7 @@ else
   stage "benchmark smoke test (every benchmark runs and checks its bits; its times are not asserted)"
   python benchmarks/bench_workloads.py --quick
   python benchmarks/bench_overhead.py --set kernels --rounds 1 --number 3
+  python benchmarks/bench_overhead.py --set mlp-gemms --rounds 1 --number 3
   python benchmarks/bench_gpt_step.py --rounds 1 --steps 7
   python benchmarks/bench_memory.py --quick
   stage "sanitizer stage (scripts/sanitize.sh)"
