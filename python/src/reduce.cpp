@@ -1,4 +1,4 @@
-// Reductions and softmax for Python: torch.sum/mean/amax/amin/max/min/argmax/argmin/topk/softmax/
+// Reductions and softmax for Python: torch.sum/mean/any/all/amax/amin/max/min/argmax/argmin/topk/softmax/
 // log_softmax, the Tensor methods and Tensor.sum_to_size, with torch's argument forms (dim as int,
 // tuple or list; keepdim; dtype=). max/min with a dim return torch.return_types-like named tuples
 // (densecore/return_types.py); the computation stays in densecore/ops/reduce.cpp.
@@ -65,6 +65,17 @@ Tensor sum_mean_any(const Tensor& t, nb::handle dim, nb::handle keepdim_h, Dtype
   gil::ReleaseIf release(gil::is_long(t));
   return is_sum ? dc::sum(t, dims, keepdim, dtype) : dc::mean(t, dims, keepdim, dtype);
 }
+/// torch.any / torch.all and their methods: any(input) or any(input, dim, keepdim) with dim an int, a tuple
+/// or list of ints, or None (every dim).
+template <bool is_any>
+Tensor any_all(const Tensor& t, nb::handle dim, nb::handle keepdim_h) {
+  const char* fn = is_any ? "any" : "all";
+  const bool keepdim = bool_arg(keepdim_h, fn, "keepdim", 2);
+  const std::optional<std::vector<int64_t>> dims =
+      dim.is_none() ? std::nullopt : std::optional(int_args::to_dim_list(dim, fn, "dim"));
+  gil::ReleaseIf release(gil::is_long(t));
+  return is_any ? dc::any(t, dims, keepdim) : dc::all(t, dims, keepdim);
+}
 Tensor argmax_any(const Tensor& t, nb::handle dim, bool keepdim) {
   return dc::argmax(t, opt_dim(dim, "argmax"), keepdim);
 }
@@ -96,6 +107,8 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
         nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
   m.def("min", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, false); },
         nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = none);
+  m.def("any", &any_all<true>, nb::arg("input"), nb::arg("dim").none() = none, nb::arg("keepdim") = false);
+  m.def("all", &any_all<false>, nb::arg("input"), nb::arg("dim").none() = none, nb::arg("keepdim") = false);
   m.def("argmax", &argmax_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
   m.def("argmin", &argmin_any, nb::arg("input"), nb::arg("dim") = none, nb::arg("keepdim") = false);
   m.def("topk", int_args::torch_ints<&topk_any>, nb::arg("input"), nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true,
@@ -111,6 +124,8 @@ void bind_reduce(nb::module_& m, TensorClass& cls) {
            nb::arg("dim") = none, nb::arg("keepdim") = none)
       .def("min", [](const Tensor& t, nb::handle dim, nb::handle keepdim) { return max_min(t, dim, keepdim, false); },
            nb::arg("dim") = none, nb::arg("keepdim") = none)
+      .def("any", &any_all<true>, nb::arg("dim").none() = none, nb::arg("keepdim") = false)
+      .def("all", &any_all<false>, nb::arg("dim").none() = none, nb::arg("keepdim") = false)
       .def("argmax", &argmax_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
       .def("argmin", &argmin_any, nb::arg("dim") = none, nb::arg("keepdim") = false)
       .def("topk", int_args::torch_ints<&topk_any>, nb::arg("k"), nb::arg("dim") = -1, nb::arg("largest") = true, nb::arg("sorted") = true)

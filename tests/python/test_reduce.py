@@ -1,4 +1,4 @@
-"""Reductions (sum, mean, amax/amin, max/min full and with dim, argmax/argmin, sum_to_size) against torch, bitwise.
+"""Reductions (sum, mean, any/all, amax/amin, max/min full and with dim, argmax/argmin, sum_to_size) against torch, bitwise.
 
 Inputs cover every algorithm choice of SumKernel.cpp's cascade_sum (vectorised inner / outer, scalar inner /
 outer, the "not a true reduction" path, ILP and cascade levels), the 2-thread split (two-pass full reduction and
@@ -168,6 +168,49 @@ def other_dtype_cases():
     return cases
 
 
+def any_all_cases():
+    """any/all: every dtype (uint8 keeps uint8, the rest give bool), NaN and -0.0, all-zero and all-nonzero rows,
+    every dim form (none, int, tuple, None = every dim, () = none), keepdim, layouts, empty and 0-dim inputs,
+    sizes past the 2-thread split, and a requires_grad input (the result has no grad_fn)."""
+    cases = {}
+    forms = ["any()", "all()", "any(0)", "all(-1)", "any(1, True)", "all(dim=0, keepdim=True)", "any((0, 1))",
+             "all(dim=None)", "any(dim=())", "all(())"]
+    inputs = {
+        "f32": "vals((7, 33), 'float32', 5, specials=0.3)",
+        "f32_zero_rows": "torch.cat([torch.zeros(3, 5), vals((2, 5), 'float32', 6)])",
+        "f32_nonzero_rows": "torch.cat([torch.ones(3, 5), vals((2, 5), 'float32', 7, specials=0.5)])",
+        "neg_zero": "torch.tensor([[-0.0, 0.0], [-0.0, 1.0]])",
+        "nan": "torch.tensor([[float('nan'), 0.0], [0.0, 0.0]])",
+        "f64": "vals((4, 9), 'float64', 8, specials=0.3)",
+        "f16": "vals((4, 9), 'float16', 9, specials=0.3)",
+        "bf16": "vals((4, 9), 'bfloat16', 10, specials=0.3)",
+        "transposed": "vals((33, 7), 'float32', 11, specials=0.5).t()",
+        "strided": "vals((8, 40), 'float32', 12, specials=0.5)[::2, ::3]",
+        "expanded": "torch.tensor([0.0, 2.0, 0.0]).expand(4, 3)",
+        "big": "torch.cat([torch.zeros(2, 40013), torch.ones(1, 40013)])",
+        "big_one_nonzero": "torch.cat([torch.zeros(3, 40012), torch.tensor([[0.0], [1.0], [0.0]])], 1)",
+        "requires_grad": "vals((3, 4), 'float32', 13).requires_grad_()",
+    }
+    for dt in ["int8", "uint8", "int16", "int32", "int64", "bool"]:
+        inputs[dt] = f"vals((7, 5), '{dt}', 14)"
+        inputs[f"{dt}_zeros"] = f"torch.zeros(4, 3, dtype=torch.{dt})"
+    for name, x in inputs.items():
+        for op in forms:
+            cases[f"{name}_{op}"] = f"x = {x}; out = (x.{op}, torch.{op.replace('(', '(x, ', 1).replace(', )', ')')})"
+    cases["grad_fn"] = "r = vals((3, 4), 'float32', 13).requires_grad_().any(0); out = (r.requires_grad, r.grad_fn)"
+    for op in ["any", "all"]:
+        cases[f"empty_{op}"] = f"out = torch.zeros(0, 3).{op}()"
+        cases[f"empty_{op}_0"] = f"out = torch.zeros(0, 3).{op}(0)"
+        cases[f"empty_{op}_1"] = f"out = torch.zeros(0, 3).{op}(1, keepdim=True)"
+        cases[f"scalar_{op}"] = f"out = (torch.tensor(0.5).{op}(), torch.tensor(0.0).{op}(0), torch.tensor(0).{op}(-1, True))"
+        cases[f"scalar_{op}_repeated"] = oracle.raises(RuntimeError, f"out = torch.tensor(0.5).{op}((0, 0))")
+        cases[f"{op}_dim_range"] = oracle.raises(IndexError, f"out = vals((3, 4)).{op}(2)")
+        cases[f"{op}_dims_range"] = oracle.raises(IndexError, f"out = torch.{op}(vals((3, 4)), (0, -3))")
+        cases[f"{op}_repeated"] = oracle.raises(RuntimeError, f"out = vals((3, 4)).{op}((1, -1))")
+        cases[f"{op}_scalar_range"] = oracle.raises(IndexError, f"out = torch.tensor(1.0).{op}(1)")
+    return cases
+
+
 def sum_to_cases():
     cases = {}
     for dt in ["float32", "float64", "int32"]:
@@ -249,6 +292,11 @@ def test_other_dtypes():
 
 
 @pytest.mark.oracle
+def test_any_all():
+    oracle.assert_cases_equal(any_all_cases(), setup=SETUP)
+
+
+@pytest.mark.oracle
 def test_sum_to_size():
     oracle.assert_cases_equal(sum_to_cases(), setup=SETUP)
 
@@ -271,6 +319,6 @@ ENVS = [{"ATEN_CPU_CAPABILITY": "avx2"}, {"ATEN_CPU_CAPABILITY": "default"}, {"O
 @pytest.mark.oracle
 @pytest.mark.parametrize("env", ENVS, ids=lambda e: "-".join(f"{k}={v}" for k, v in e.items()))
 def test_env_subset(env):
-    cases = {**full_cases(("float32",)), **special_cases(("float32",)), **other_dtype_cases()}
+    cases = {**full_cases(("float32",)), **special_cases(("float32",)), **other_dtype_cases(), **any_all_cases()}
     cases.update({k: v for k, v in dim_cases(("float32",)).items() if "_k" not in k})
     oracle.assert_cases_equal(cases, setup=SETUP, env=env)

@@ -3,6 +3,7 @@
 // (softmax_cpu_out / log_softmax_cpu_out) and ExpandUtils.h (_sum_to).
 #include "densecore/ops/reduce.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -121,6 +122,29 @@ Tensor all_reduce(const Tensor& t, bool is_max) {
   Tensor result = Tensor::empty({}, t.dtype());
   (is_max ? max_all_stub : min_all_stub)(t.dtype(), in.data_ptr(), in.numel(), result.data_ptr());
   return result;
+}
+
+/// allany_meta + and_kernel/or_kernel: "is it nonzero", reduced with || (any) or && (all) as the max or min of
+/// bools, from the identity (false for any, true for all) so that empty reductions give it. uint8 in, uint8 out.
+/// Unlike sum's, None reduces every dim and an empty list none; a repeated dim is an error even at 0-dim.
+Tensor any_all(const Tensor& t, OptionalIntList dims, bool keepdim, bool is_any) {
+  std::vector<bool> mask(t.dim(), !dims.has_value());
+  if (dims) {
+    std::vector<bool> seen(std::max<int64_t>(t.dim(), 1), false);
+    for (int64_t d : *dims) {
+      const int64_t w = wrap_dim(d, t.dim());
+      check(!seen[w], "dim {} appears multiple times in the list of dims", w);
+      seen[w] = true;
+      if (t.dim() > 0) mask[w] = true;
+    }
+  }
+  Tensor result = Tensor::empty(reduction_shape(t, mask, keepdim), DType::Bool);
+  const Tensor nonzero =
+      t.dtype() == DType::Bool ? t : compare(CompareOp::Ne, t, full({}, Scalar::from_int(0), t.dtype()));
+  ReduceIter it = make_reduction(result, nonzero, mask, keepdim);
+  native::fill_(result, Scalar::from_bool(!is_any));
+  if (it.numel() != 0) (is_any ? max_values_stub : min_values_stub)(it);
+  return t.dtype() == DType::UInt8 ? to_dtype(result, DType::UInt8) : result;
 }
 
 /// The reduced dim moved last and made contiguous: rows of `n` elements, one per output.
@@ -244,6 +268,13 @@ Tensor impl::amax_forward(const Tensor& self, std::span<const int64_t> dim, bool
 }
 Tensor impl::amin_forward(const Tensor& self, std::span<const int64_t> dim, bool keepdim) {
   return amax_amin(self, dim, keepdim, /*is_max=*/false);
+}
+// any and all are op rows: these are their forwards.
+Tensor impl::any_forward(const Tensor& self, OptionalIntList dim, bool keepdim) {
+  return any_all(self, dim, keepdim, /*is_any=*/true);
+}
+Tensor impl::all_forward(const Tensor& self, OptionalIntList dim, bool keepdim) {
+  return any_all(self, dim, keepdim, /*is_any=*/false);
 }
 // max and min (all elements) are op rows: these are their forwards.
 Tensor impl::max_forward(const Tensor& self) { return all_reduce(self, /*is_max=*/true); }
