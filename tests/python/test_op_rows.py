@@ -1,12 +1,12 @@
-"""The ops declared as rows in csrc/op_rows.toml (frac, neg, abs, relu, hardshrink, threshold_backward,
-logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's lerp, addcmul, addcdiv,
-the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax, mse_loss, amax, amin, and the
-views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three overloads), unsqueeze, slice,
-select, as_strided), the selections index_select, gather, masked_fill, where, max/min of all elements, scatter, scatter_add,
-embedding, max/min.dim, topk, sum and mean, the composites with out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and
-linalg_vector_norm, native_layer_norm, nll_loss_forward, _scaled_dot_product_flash_attention_for_cpu, and the float
-classifications isnan, isinf, isfinite, isposinf, isneginf, one_hot, and repeat (with torch.tile over it), against
-live torch.
+"""The ops declared as rows in csrc/op_rows.toml (frac, floor, ceil, round, trunc, neg, abs, relu, hardshrink,
+threshold_backward, logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's
+lerp, addcmul, addcdiv, the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax,
+mse_loss, amax, amin, and the views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three
+overloads), unsqueeze, slice, select, as_strided), the selections index_select, gather, masked_fill, where,
+max/min of all elements, scatter, scatter_add, embedding, max/min.dim, topk, sum and mean, the composites with
+out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and linalg_vector_norm, native_layer_norm, nll_loss_forward,
+_scaled_dot_product_flash_attention_for_cpu, and the float classifications isnan, isinf, isfinite, isposinf,
+isneginf, one_hot, and repeat (with torch.tile over it), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -66,6 +66,30 @@ FRAC = {
         RuntimeError, "x = special().requires_grad_(); out = torch.frac(x, out=torch.empty(37))"
     ),
 }
+
+# floor, ceil, round (to nearest even), trunc and its alias fix: one rounding kernel; integers are copied, bool raises.
+ROUNDING = {}
+for _op in ("floor", "ceil", "round", "trunc", "fix"):
+    ROUNDING.update({
+        **{f"{_op}-{d}": f"out = torch.{_op}(special(torch.{d}))" for d in DTYPES},
+        f"{_op}-halves": f"out = torch.{_op}(torch.arange(-40, 41, dtype=torch.float32) / 4)",
+        f"{_op}-large": f"out = torch.{_op}(torch.tensor([8388607.5, -8388607.5, 4503599627370495.5, 2.0 ** 60]).double())",
+        f"{_op}-method-strided": f"out = special().reshape(1, 37).expand(3, 37).t().{_op}()",
+        f"{_op}-out": f"o = torch.empty(37); r = torch.{_op}(special(), out=o); out = [o, r is o]",
+        f"{_op}-inplace": f"x = special(); r = x.{_op}_(); out = [x, r is x]",
+        f"{_op}-bits": (f"b = torch.tensor([0x7F800001, -0x007FFFFF, 0x7FC12345, -0x003FFFFF, 0x4B000001, 0x3F7FFFFF] * 6, "
+                        f"dtype=torch.int32); out = [torch.{_op}(b.view(torch.float32)).view(torch.int32)]"),
+        **{f"{_op}-{d}-copies": (f"x = torch.arange(-5, 12, dtype=torch.{d}); y = torch.{_op}(x); "
+                                 f"out = [y, y.data_ptr() == x.data_ptr()]") for d in ("int64", "int32", "uint8", "int8")},
+        f"{_op}-int-inplace": f"x = torch.arange(-5, 12); x.{_op}_(); out = x",
+        f"{_op}-bool": oracle.raises(NotImplementedError, f"out = torch.ones(3, dtype=torch.bool).{_op}()"),
+        f"{_op}-out-dtype": oracle.raises(RuntimeError, f"out = torch.{_op}(special(), out=torch.empty(37, dtype=torch.int64))"),
+        f"{_op}-backward": (f"x = special().requires_grad_(); y = x.{_op}(); y.backward(torch.randn(37)); "
+                            "out = [y, x.grad, grad_fn_name(y)]"),
+        f"{_op}-inplace-backward": (f"x = special().requires_grad_(); y = x.clone(); y.{_op}_(); y.backward(torch.randn(37)); "
+                                    "out = [y, x.grad, grad_fn_name(y)]"),
+        f"{_op}-big": f"out = torch.{_op}(torch.randn(40013) * 100)",
+    })
 
 HARDSHRINK = {
     **{f"hardshrink-{d}": f"out = torch.hardshrink(special(torch.{d}))" for d in DTYPES},
@@ -1171,7 +1195,7 @@ def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
-ROWS = {"frac": FRAC, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
+ROWS = {"frac": FRAC, "rounding": ROUNDING, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,

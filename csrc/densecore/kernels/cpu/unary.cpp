@@ -1,4 +1,4 @@
-// neg, abs and frac kernels, mirroring aten/src/ATen/native/cpu/UnaryOpsKernel.cpp (REGISTER_DISPATCH,
+// neg, abs, frac, sign and the rounding (floor, ceil, round, trunc) kernels, mirroring aten/src/ATen/native/cpu/UnaryOpsKernel.cpp (REGISTER_DISPATCH,
 // so AVX-512 machines run the AVX2 build). Scalar lambdas are c10's operators (Half/BFloat16
 // through float and the scalar converter); vector ones are Vectorized::neg()/abs() (bit operations
 // on x86, see kernels/vec/vec.h).
@@ -88,6 +88,31 @@ void frac_kernel(TensorIter& iter) {
   });
 }
 
+/// floor/ceil/round/trunc (UnaryOpsKernel.cpp's vml kernels over Vectorized::floor() and its kind; the
+/// structured ops copy integer inputs, which the kernel does as the identity). Exact in every dtype.
+template <vec::RoundMode kMode>
+void rounding_kernel(TensorIter& iter) {
+  dispatch_dtype(iter.dtype(0), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T> || is_reduced_float_v<T>) {
+      auto scalar = [](auto a) {
+        if constexpr (kMode == vec::RoundMode::Floor) return std::floor(a);
+        else if constexpr (kMode == vec::RoundMode::Ceil) return std::ceil(a);
+        else if constexpr (kMode == vec::RoundMode::Nearest) return std::nearbyint(a);
+        else return std::trunc(a);
+      };
+      cpu_kernel_vec(
+          iter,
+          [scalar](T a) -> T {
+            if constexpr (is_reduced_float_v<T>) return scalar_from_float<T>(scalar(float(a)));
+            else return scalar(a);
+          },
+          [scalar](Vec<T> a) { return vec::round_with_mode<kMode>(a, scalar); });
+    } else if constexpr (!std::is_same_v<T, bool>) {
+      cpu_kernel_vec(iter, [](T a) -> T { return a; }, [](Vec<T> a) { return a; });
+    }
+  });
+}
+
 }  // namespace
 }  // namespace DC_CPU_CAPABILITY
 
@@ -95,5 +120,9 @@ DC_REGISTER_DISPATCH(neg_stub, &neg_kernel);
 DC_REGISTER_DISPATCH(abs_stub, &abs_kernel);
 DC_REGISTER_DISPATCH(frac_stub, &frac_kernel);
 DC_REGISTER_DISPATCH(sign_stub, &sign_kernel);
+DC_REGISTER_DISPATCH(floor_stub, &rounding_kernel<vec::RoundMode::Floor>);
+DC_REGISTER_DISPATCH(ceil_stub, &rounding_kernel<vec::RoundMode::Ceil>);
+DC_REGISTER_DISPATCH(round_stub, &rounding_kernel<vec::RoundMode::Nearest>);
+DC_REGISTER_DISPATCH(trunc_stub, &rounding_kernel<vec::RoundMode::Trunc>);
 
 }  // namespace dc

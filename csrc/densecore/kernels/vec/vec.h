@@ -490,24 +490,43 @@ inline Vec<T> clamp(const Vec<T>& a, const Vec<T>& lo, const Vec<T>& hi) {
   return r;
 }
 
-/// Vectorized::trunc(): round toward zero, exact in every dtype (native lanes: vroundps/vrndscaleps with
-/// the truncating mode, which quiets a NaN as the scalar roundss std::trunc compiles to does).
-template <class T>
-inline Vec<T> trunc(const Vec<T>& a) {
+/// Vectorized::floor()/ceil()/round()/trunc(): rounding to an integer, exact in every dtype (native lanes:
+/// vroundps/vrndscaleps with the mode, which quiets a NaN as the scalar roundss of std::floor/ceil/nearbyint/
+/// trunc does; round is to nearest even, as std::nearbyint). Half/BFloat16 lanes round their float values.
+/// The rounding-control values of vroundps' immediate (_MM_FROUND_TO_NEAREST_INT, _NEG_INF, _POS_INF, _ZERO).
+enum class RoundMode : int { Nearest = 0, Floor = 1, Ceil = 2, Trunc = 3 };
+template <RoundMode kMode, class T, class Scalar>
+inline Vec<T> round_with_mode(const Vec<T>& a, Scalar scalar) {
 #if defined(DC_VEC_X86)
   if constexpr (is_native_v<T>) {
     using N = typename Vec<T>::native_t;
-    constexpr int kMode = _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    constexpr int kImm = int(kMode) | _MM_FROUND_NO_EXC;
 #if defined(DC_CPU_CAPABILITY_AVX512)
-    if constexpr (std::is_same_v<T, float>) return Vec<T>::native(N(_mm512_roundscale_ps(__m512(a.v), kMode)));
-    else return Vec<T>::native(N(_mm512_roundscale_pd(__m512d(a.v), kMode)));
+    if constexpr (std::is_same_v<T, float>) return Vec<T>::native(N(_mm512_roundscale_ps(__m512(a.v), kImm)));
+    else return Vec<T>::native(N(_mm512_roundscale_pd(__m512d(a.v), kImm)));
 #else
-    if constexpr (std::is_same_v<T, float>) return Vec<T>::native(N(_mm256_round_ps(__m256(a.v), kMode)));
-    else return Vec<T>::native(N(_mm256_round_pd(__m256d(a.v), kMode)));
+    if constexpr (std::is_same_v<T, float>) return Vec<T>::native(N(_mm256_round_ps(__m256(a.v), kImm)));
+    else return Vec<T>::native(N(_mm256_round_pd(__m256d(a.v), kImm)));
 #endif
   }
 #endif
-  return a.map([](auto x) { return std::trunc(x); });
+  return a.map(scalar);
+}
+template <class T>
+inline Vec<T> trunc(const Vec<T>& a) {
+  return round_with_mode<RoundMode::Trunc>(a, [](auto x) { return std::trunc(x); });
+}
+template <class T>
+inline Vec<T> floor(const Vec<T>& a) {
+  return round_with_mode<RoundMode::Floor>(a, [](auto x) { return std::floor(x); });
+}
+template <class T>
+inline Vec<T> ceil(const Vec<T>& a) {
+  return round_with_mode<RoundMode::Ceil>(a, [](auto x) { return std::ceil(x); });
+}
+template <class T>
+inline Vec<T> round(const Vec<T>& a) {
+  return round_with_mode<RoundMode::Nearest>(a, [](auto x) { return std::nearbyint(x); });
 }
 
 /// Vectorized::neg(): sign-bit flip for float lanes on x86 (also Half/BFloat16: xor 0x8000);
