@@ -1,12 +1,12 @@
-"""The ops declared as rows in csrc/op_rows.toml (frac, floor, ceil, round, trunc, neg, abs, relu, hardshrink,
-threshold_backward, logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the optimizer's
-lerp, addcmul, addcdiv, the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax, _log_softmax,
-mse_loss, amax, amin, and the views view, _unsafe_view, alias, transpose, t, permute, expand, squeeze (three
-overloads), unsqueeze, slice, select, as_strided), the selections index_select, gather, masked_fill, where,
-max/min of all elements, scatter, scatter_add, embedding, max/min.dim, topk, sum and mean, the composites with
-out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and linalg_vector_norm, native_layer_norm, nll_loss_forward,
-_scaled_dot_product_flash_attention_for_cpu, and the float classifications isnan, isinf, isfinite, isposinf,
-isneginf, one_hot, and repeat (with torch.tile over it), against live torch.
+"""The ops declared as rows in csrc/op_rows.toml (frac, floor, ceil, round, trunc, sign, neg, abs, relu,
+hardshrink, threshold_backward, logsumexp, the binary arithmetic add, sub, mul, div, maximum, minimum, the
+optimizer's lerp, addcmul, addcdiv, the composite mm, addmm, bmm, mv, dot, tril, triu, gelu, _softmax,
+_log_softmax, mse_loss, amax, amin, and the views view, _unsafe_view, alias, transpose, t, permute, expand,
+squeeze (three overloads), unsqueeze, slice, select, as_strided), the selections index_select, gather,
+masked_fill, where, max/min of all elements, scatter, scatter_add, embedding, max/min.dim, topk, sum and mean,
+the composites with out= div.Tensor_mode, pow.Tensor_Scalar, clamp, and linalg_vector_norm, native_layer_norm,
+nll_loss_forward, _scaled_dot_product_flash_attention_for_cpu, and the float classifications isnan, isinf,
+isfinite, isposinf, isneginf, one_hot, and repeat (with torch.tile over it), against live torch.
 
 Each row's generated parts are what these cases reach: the front end's dtype rule and dtype check, the
 recording (grad_fn names, the out= refusal, the in-place form's saved copy), the derivative and its
@@ -90,6 +90,21 @@ for _op in ("floor", "ceil", "round", "trunc", "fix"):
                                     "out = [y, x.grad, grad_fn_name(y)]"),
         f"{_op}-big": f"out = torch.{_op}(torch.randn(40013) * 100)",
     })
+
+# sign: 1, -1 or +0 (NaN and -0.0 give +0) in every dtype, bool included; a zero gradient.
+SIGN = {
+    **{f"sign-{d}": f"out = torch.sign(special(torch.{d}))" for d in DTYPES},
+    **{f"sign-{d}": f"out = torch.arange(-5, 12, dtype=torch.{d}).sign()" for d in ("int64", "int32", "int16", "int8", "uint8")},
+    "sign-bool": "out = torch.tensor([True, False, True]).sign()",
+    "sign-bits": ("b = torch.tensor([0x7F800001, -0x007FFFFF, 0x7FC12345, -0x80000000, 0, 1, -1] * 6, dtype=torch.int32); "
+                  "out = [torch.sign(b.view(torch.float32)).view(torch.int32)]"),
+    "sign-method-strided": "out = special().reshape(1, 37).expand(3, 37).t().sign()",
+    "sign-out": "o = torch.empty(37); r = torch.sign(special(), out=o); out = [o, r is o]",
+    "sign-inplace": "x = special(); r = x.sign_(); out = [x, r is x]",
+    "sign-backward": "x = special().requires_grad_(); y = x.sign(); y.backward(torch.randn(37)); out = [y, x.grad, grad_fn_name(y)]",
+    "sign-out-dtype": oracle.raises(RuntimeError, "out = torch.sign(special(), out=torch.empty(37, dtype=torch.int64))"),
+    "sign-big": "out = torch.sign(torch.randn(40013))",
+}
 
 HARDSHRINK = {
     **{f"hardshrink-{d}": f"out = torch.hardshrink(special(torch.{d}))" for d in DTYPES},
@@ -1195,7 +1210,7 @@ def _seeded(cases):
     return {name: oracle.map_code(case, lambda c: "torch.manual_seed(11); " + c) for name, case in cases.items()}
 
 
-ROWS = {"frac": FRAC, "rounding": ROUNDING, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
+ROWS = {"frac": FRAC, "rounding": ROUNDING, "sign": SIGN, "hardshrink": HARDSHRINK, "threshold_backward": THRESHOLD, "logsumexp": LOGSUMEXP,
         "binary": BINARY, "unary": UNARY, "python_forms": PYTHON_FORMS, "composite": COMPOSITE,
         "pointwise": POINTWISE, "softmax_loss": SOFTMAX_LOSS, "views": VIEWS,
         "selection": SELECTION, "selection_dim": SELECTION_DIM, "sum_mean": SUM_MEAN, "with_out": WITH_OUT,

@@ -4,7 +4,6 @@
 namespace dc {
 
 DC_DEFINE_DISPATCH(IterFn, div_trunc_stub);
-DC_DEFINE_DISPATCH(IterFn, sign_stub);
 DC_DEFINE_DISPATCH(IterFn, div_floor_stub);
 DC_DEFINE_DISPATCH(IterFn, eq_stub);
 DC_DEFINE_DISPATCH(IterFn, ne_stub);

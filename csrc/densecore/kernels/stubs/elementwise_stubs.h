@@ -25,7 +25,6 @@ DC_DECLARE_DISPATCH(IterFn, le_stub);
 DC_DECLARE_DISPATCH(IterFn, gt_stub);
 DC_DECLARE_DISPATCH(IterFn, ge_stub);
 DC_DECLARE_DISPATCH(IterFn, where_stub);
-DC_DECLARE_DISPATCH(IterFn, sign_stub);  // kernels/cpu/unary.cpp
 DC_DECLARE_DISPATCH(MaskedFillFn, masked_fill_stub);
 DC_DECLARE_DISPATCH(IterFn, clamp_stub);  // clamp(a, min_tensor, max_tensor)
 DC_DECLARE_DISPATCH(IterScalar2Fn, clamp_scalar_stub);
