@@ -98,7 +98,9 @@ void rounding_kernel(TensorIter& iter) {
         if constexpr (kMode == vec::RoundMode::Floor) return std::floor(a);
         else if constexpr (kMode == vec::RoundMode::Ceil) return std::ceil(a);
         else if constexpr (kMode == vec::RoundMode::Nearest) return std::nearbyint(a);
-        else return std::trunc(a);
+        // GCC inlines std::trunc without SSE4.1 (the DEFAULT build) as a convert-and-back that returns a
+        // signalling NaN unchanged; torch's DEFAULT kernel quiets it, as roundss and libm do (a + a).
+        else return std::isnan(a) ? a + a : std::trunc(a);
       };
       cpu_kernel_vec(
           iter,
